@@ -1,0 +1,241 @@
+//! `gpulab check`: asks the host, the driver and the framework, lines them up, and renders the
+//! result for a terminal or as versioned JSON (schema `gpulab.check`, version
+//! [`CHECK_SCHEMA_VERSION`]; fields are only ever added within a version).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnose::{diagnose, Diagnosis, Readiness};
+use crate::framework::{probe, FrameworkView};
+use crate::host::{detect, HostInfo};
+use crate::nvidia_smi::{query, DriverView};
+
+/// Version of the JSON layout. Bump when a field changes meaning or disappears.
+pub const CHECK_SCHEMA_VERSION: u32 = 1;
+
+/// How to ask.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// The nvidia-smi program (found on PATH when a bare name).
+    pub smi_program: PathBuf,
+    /// How long one nvidia-smi call may take.
+    pub smi_timeout: Duration,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            smi_program: PathBuf::from("nvidia-smi"),
+            // nvidia-smi can take seconds when persistence mode is off and the driver has to
+            // wake every GPU; a hung driver never answers.
+            smi_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Everything `check` found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckReport {
+    /// Always "gpulab.check".
+    pub schema: String,
+    /// [`CHECK_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// gpulab's version.
+    pub gpulab_version: String,
+    /// Seconds since the Unix epoch when the check ran.
+    pub created_unix_s: u64,
+    /// The host.
+    pub host: HostInfo,
+    /// The driver's view.
+    pub driver: DriverView,
+    /// The framework's view.
+    pub framework: FrameworkView,
+    /// The verdict.
+    pub diagnosis: Diagnosis,
+    /// Wall time of the whole check, seconds.
+    pub elapsed_s: f64,
+}
+
+/// Runs the whole check. Never fails: every environment fact is data.
+pub fn run_check(options: &CheckOptions) -> CheckReport {
+    let started = Instant::now();
+    let host = detect();
+    let driver = query(&options.smi_program, options.smi_timeout);
+    let framework = probe();
+    let diagnosis = diagnose(&driver, &framework);
+    CheckReport {
+        schema: "gpulab.check".into(),
+        schema_version: CHECK_SCHEMA_VERSION,
+        gpulab_version: env!("CARGO_PKG_VERSION").into(),
+        created_unix_s: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+        host,
+        driver,
+        framework,
+        diagnosis,
+        elapsed_s: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn or_unknown<T: std::fmt::Display>(value: &Option<T>) -> String {
+    value
+        .as_ref()
+        .map(|v| v.to_string())
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The one-screen terminal summary.
+pub fn render_text(report: &CheckReport) -> String {
+    let mut out = String::new();
+    let h = &report.host;
+    let mut place = Vec::new();
+    if h.environment.colab {
+        place.push("Google Colab".to_string());
+    }
+    if let Some(c) = &h.environment.container {
+        place.push(format!("container ({c})"));
+    }
+    if h.environment.wsl {
+        place.push("WSL".to_string());
+    }
+    let _ = writeln!(out, "gpulab check: is there a usable NVIDIA GPU?\n");
+    let _ = writeln!(
+        out,
+        "Host       {} {}{}",
+        h.os,
+        h.arch,
+        if place.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", place.join(", "))
+        }
+    );
+    let _ = writeln!(
+        out,
+        "           {} · {} cores / {} threads · {}",
+        h.cpu_model,
+        or_unknown(&h.physical_cores),
+        h.logical_cpus,
+        h.simd
+    );
+    let _ = writeln!(
+        out,
+        "           RAM {} total, {} available",
+        h.ram_total, h.ram_available
+    );
+
+    let d = &report.driver;
+    match &d.failure {
+        Some(f) => {
+            let _ = writeln!(out, "Driver     nvidia-smi: {}", f.explain());
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Driver     nvidia-smi: {} GPU(s) · driver {} · supports CUDA up to {}{}",
+                d.gpus.len(),
+                or_unknown(&d.versions.driver),
+                or_unknown(&d.versions.cuda),
+                if d.dropped_fields.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " · this driver does not know: {}",
+                        d.dropped_fields.join(", ")
+                    )
+                }
+            );
+        }
+    }
+    let fw = &report.framework;
+    if fw.compiled_with_cuda {
+        let _ = writeln!(
+            out,
+            "Framework  candle {} with CUDA {} for compute capability {} · {} device(s){}",
+            fw.candle_version,
+            or_unknown(&fw.build_cuda_toolkit),
+            or_unknown(&fw.build_compute_cap),
+            or_unknown(&fw.device_count),
+            fw.init_error
+                .as_ref()
+                .map(|e| format!(" · {}", e.message))
+                .unwrap_or_default()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Framework  candle {} built without cuda · Device::new_cuda(0): {}",
+            fw.candle_version,
+            fw.init_error
+                .as_ref()
+                .map(|e| e.message.as_str())
+                .unwrap_or("?")
+        );
+    }
+
+    let diag = &report.diagnosis;
+    if !diag.gpus.is_empty() {
+        let _ = writeln!(out);
+        for g in &diag.gpus {
+            let _ = writeln!(
+                out,
+                "GPU {} / {}  {} · cc {} · memory {} (nvidia-smi) / {} (CUDA) · {}",
+                g.smi_index
+                    .map(|i| format!("smi {i}"))
+                    .unwrap_or_else(|| "smi -".into()),
+                g.cuda_ordinal
+                    .map(|i| format!("cuda:{i}"))
+                    .unwrap_or_else(|| "cuda -".into()),
+                g.name,
+                or_unknown(&g.compute_cap),
+                or_unknown(&g.memory_total_smi),
+                or_unknown(&g.memory_total_cuda),
+                g.readiness.label()
+            );
+            for f in &g.findings {
+                let _ = writeln!(out, "    - {}", f.summary);
+                if !f.fix.is_empty() {
+                    let _ = writeln!(out, "      fix: {}", f.fix);
+                }
+            }
+        }
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Verdict    {}", diag.headline);
+    if !diag.fix.is_empty() {
+        let _ = writeln!(out, "Next       {}", diag.fix);
+    }
+    for f in diag.findings.iter().skip(1) {
+        let _ = writeln!(out, "Also       {}", f.summary);
+    }
+    if diag.overall != Readiness::Ready && !diag.advice.is_empty() {
+        let _ = writeln!(out, "Meanwhile  {}", diag.advice);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_check_round_trips_through_json() {
+        let options = CheckOptions {
+            smi_program: PathBuf::from("/nonexistent/nvidia-smi"),
+            ..CheckOptions::default()
+        };
+        let report = run_check(&options);
+        assert_eq!(report.schema_version, CHECK_SCHEMA_VERSION);
+        let json = serde_json::to_string(&report).unwrap();
+        let back: CheckReport = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, report);
+        let text = render_text(&report);
+        assert!(text.contains("nvidia-smi is not installed"), "{text}");
+        assert!(text.contains("Verdict"));
+    }
+}

@@ -1,0 +1,942 @@
+//! Lines the driver's view (nvidia-smi) up with the framework's view (Candle) per GPU and turns
+//! every disagreement into a named cause with a one-sentence fix. Pure: it takes the two views
+//! and returns a [`Diagnosis`], so every branch is tested on recorded outputs.
+//!
+//! Devices are matched by UUID, then by PCI bus id, and only then by position: nvidia-smi
+//! numbers GPUs in PCI order while CUDA's default order is fastest-first
+//! (`CUDA_DEVICE_ORDER=PCI_BUS_ID` changes that), so index 0 need not be ordinal 0.
+
+use serde::{Deserialize, Serialize};
+
+use crate::framework::{CudaDeviceProbe, CudaErrorKind, CudaProblem, FrameworkView};
+use crate::nvidia_smi::{ComputeCap, DriverView, SmiFailure, SmiGpu};
+use crate::units::Bytes;
+
+/// How usable a GPU (or the machine) is for training with this binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Readiness {
+    /// No NVIDIA GPU here: a CPU machine.
+    NoGpu,
+    /// A GPU is there but this binary cannot use it.
+    NotUsable,
+    /// Usable, with a limit (no bf16, a MIG slice, little free memory).
+    Limited,
+    /// Usable: f32 and bf16 kernels ran and were correct.
+    Ready,
+}
+
+impl Readiness {
+    /// Short label for the terminal.
+    pub fn label(self) -> &'static str {
+        match self {
+            Readiness::NoGpu => "no GPU",
+            Readiness::NotUsable => "not usable",
+            Readiness::Limited => "usable, with limits",
+            Readiness::Ready => "ready",
+        }
+    }
+}
+
+/// Named causes. Stable snake_case names: they are part of the JSON schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Cause {
+    NoDriver,
+    DriverNotLoaded,
+    DriverLibraryMismatch,
+    ContainerLostGpu,
+    DriverLibrariesMissing,
+    NoDevices,
+    SmiPermissionDenied,
+    SmiTimedOut,
+    SmiUnreadable,
+    SmiFailed,
+    BuiltWithoutCuda,
+    HiddenByCudaVisibleDevices,
+    NotVisibleToCuda,
+    DriverTooOldForToolkit,
+    KernelsForOtherArch,
+    NoBf16,
+    CudaLibrariesMissing,
+    DeviceOpenFailed,
+    KernelFailed,
+    WrongResult,
+    OutOfMemory,
+    MigSlice,
+    MemoryMismatch,
+    GpuBusy,
+    Ready,
+}
+
+/// One cause found, with what to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The named cause.
+    pub cause: Cause,
+    /// What is wrong (or right), in one sentence.
+    pub summary: String,
+    /// What to do, in one sentence. Empty when nothing needs doing.
+    pub fix: String,
+}
+
+impl Finding {
+    fn new(cause: Cause, summary: impl Into<String>, fix: impl Into<String>) -> Finding {
+        Finding {
+            cause,
+            summary: summary.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+/// One GPU, both views lined up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GpuVerdict {
+    /// nvidia-smi's index, when the driver lists it.
+    pub smi_index: Option<u32>,
+    /// CUDA's ordinal, when Candle sees it.
+    pub cuda_ordinal: Option<usize>,
+    /// How the two were matched: "uuid", "pci_bus_id", "position", or "" when only one view has it.
+    pub matched_by: String,
+    /// Name.
+    pub name: String,
+    /// Compute capability (from whichever view knows it).
+    pub compute_cap: Option<ComputeCap>,
+    /// Memory total per nvidia-smi.
+    pub memory_total_smi: Option<Bytes>,
+    /// Memory total per CUDA.
+    pub memory_total_cuda: Option<Bytes>,
+    /// The verdict.
+    pub readiness: Readiness,
+    /// Causes, most important first.
+    pub findings: Vec<Finding>,
+}
+
+/// The whole verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnosis {
+    /// Best readiness over all GPUs.
+    pub overall: Readiness,
+    /// One line a learner reads first.
+    pub headline: String,
+    /// The one thing to do next.
+    pub fix: String,
+    /// Per-GPU verdicts.
+    pub gpus: Vec<GpuVerdict>,
+    /// Machine-wide findings (driver failures, build without cuda…).
+    pub findings: Vec<Finding>,
+    /// What this machine is good for without a GPU, and where to go for GPU lessons.
+    pub advice: String,
+}
+
+/// Relative gap allowed between nvidia-smi's and CUDA's memory totals. The CUDA-visible total is
+/// the nvidia-smi total less the driver's reserve: 0.6 % on an H100 (81559 vs 479 MiB reserved),
+/// 2.4 % on an L4 (23034 MiB vs 22478 MiB), per probe-bench-anchors.md §3.
+pub const MEMORY_TOLERANCE: f64 = 0.06;
+
+/// Free memory below this share of the total means someone else is using the GPU.
+pub const BUSY_FREE_SHARE: f64 = 0.2;
+
+const ADVICE_NO_GPU: &str =
+    "This CPU runs the course's Phase 1-3 lessons and every small training \
+loop in the code (MNIST MLP, tiny GPTs, small CNNs) fine. For GPU lessons (Phase 4 on: ResNet \
+fine-tuning, Stable Diffusion, LoRA) use Colab's free T4 (Runtime > Change runtime type > T4 GPU) \
+or rent a cloud GPU, and stop the instance when done.";
+
+/// Lines the two views up and decides.
+pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
+    let mut findings = Vec::new();
+    if let Some(failure) = &driver.failure {
+        if let Some(finding) = driver_failure_finding(failure, framework) {
+            findings.push(finding);
+        }
+    }
+    if !framework.compiled_with_cuda && !driver.gpus.is_empty() {
+        findings.push(Finding::new(
+            Cause::BuiltWithoutCuda,
+            format!(
+                "nvidia-smi sees {} GPU(s) but this gpulab binary was built without CUDA",
+                driver.gpus.len()
+            ),
+            "rebuild with `cargo run --release --features cuda -- check` (needs the CUDA toolkit's nvcc on PATH and CUDA_COMPUTE_CAP set to your GPU's compute capability, e.g. 86)",
+        ));
+    }
+    if let Some(problem) = &framework.init_error {
+        if framework.compiled_with_cuda {
+            findings.push(framework_failure_finding(problem, framework, driver));
+        }
+    }
+    if let (Some(smi_cuda), Some(toolkit)) = (&driver.versions.cuda, &framework.build_cuda_toolkit)
+    {
+        if version_lt(smi_cuda, toolkit) {
+            findings.push(Finding::new(
+                Cause::DriverTooOldForToolkit,
+                format!("the driver supports CUDA up to {smi_cuda}, but this binary's kernels were compiled with CUDA {toolkit}"),
+                format!("update the NVIDIA driver to one that supports CUDA {toolkit}, or rebuild with a CUDA toolkit no newer than {smi_cuda}"),
+            ));
+        }
+    }
+
+    let gpus = line_up(driver, framework);
+    let overall = gpus
+        .iter()
+        .map(|g| g.readiness)
+        .max()
+        .unwrap_or(match &driver.failure {
+            None | Some(SmiFailure::NotInstalled) | Some(SmiFailure::NoDevices) => Readiness::NoGpu,
+            Some(_) => Readiness::NotUsable,
+        });
+
+    let (headline, fix) = summarize(overall, &gpus, &findings);
+    Diagnosis {
+        overall,
+        headline,
+        fix,
+        gpus,
+        findings,
+        advice: match overall {
+            Readiness::Ready => String::new(),
+            _ => ADVICE_NO_GPU.to_string(),
+        },
+    }
+}
+
+fn summarize(overall: Readiness, gpus: &[GpuVerdict], findings: &[Finding]) -> (String, String) {
+    let first_fix = findings
+        .iter()
+        .chain(gpus.iter().flat_map(|g| g.findings.iter()))
+        .find(|f| !f.fix.is_empty())
+        .map(|f| f.fix.clone())
+        .unwrap_or_default();
+    match overall {
+        Readiness::NoGpu => {
+            let headline = findings
+                .first()
+                .map(|f| format!("No NVIDIA GPU to use: {}.", f.summary))
+                .unwrap_or_else(|| "No NVIDIA GPU on this machine.".to_string());
+            (headline, first_fix)
+        }
+        Readiness::NotUsable => {
+            let summary = findings
+                .first()
+                .or_else(|| gpus.iter().flat_map(|g| g.findings.first()).next())
+                .map(|f| f.summary.clone())
+                .unwrap_or_else(|| "the GPU cannot be used".into());
+            (format!("GPU present but not usable: {summary}."), first_fix)
+        }
+        Readiness::Limited | Readiness::Ready => {
+            let best: Vec<&GpuVerdict> = gpus.iter().filter(|g| g.readiness == overall).collect();
+            let names: Vec<String> = best
+                .iter()
+                .map(|g| match g.cuda_ordinal {
+                    Some(o) => format!("cuda:{o} {}", g.name),
+                    None => g.name.clone(),
+                })
+                .collect();
+            let headline = if overall == Readiness::Ready {
+                format!("Ready to train on {}.", names.join(", "))
+            } else {
+                let limit = best
+                    .first()
+                    .and_then(|g| g.findings.first())
+                    .map(|f| f.summary.clone())
+                    .unwrap_or_default();
+                format!("Usable with limits: {} ({limit}).", names.join(", "))
+            };
+            let fix = if overall == Readiness::Ready {
+                "nothing to fix; next, `gpulab bench` to see how fast it is".to_string()
+            } else {
+                first_fix
+            };
+            (headline, fix)
+        }
+    }
+}
+
+fn driver_failure_finding(failure: &SmiFailure, framework: &FrameworkView) -> Option<Finding> {
+    let summary = failure.explain();
+    let (cause, fix) = match failure {
+        SmiFailure::NotInstalled => {
+            if framework.device_count.unwrap_or(0) > 0 {
+                // CUDA works but nvidia-smi is not on PATH (seen on Windows and minimal images):
+                // not a problem for training.
+                return Some(Finding::new(
+                    Cause::NoDriver,
+                    "nvidia-smi is not on PATH, but CUDA sees devices",
+                    "optional: add the driver's bin folder to PATH so nvidia-smi can report memory and versions",
+                ));
+            }
+            (Cause::NoDriver, "nothing to fix for the CPU lessons; if this machine has an NVIDIA GPU, install its driver (e.g. `sudo ubuntu-drivers install`), then run `nvidia-smi`")
+        }
+        SmiFailure::CannotCommunicate => (Cause::DriverNotLoaded, "load the kernel driver: reboot after installing it; with Secure Boot on, enrol the module's key (or sign it); check `lsmod | grep nvidia` and `dmesg | grep -i nvidia`"),
+        SmiFailure::VersionMismatch => (Cause::DriverLibraryMismatch, "reboot: the driver was updated but the old kernel module is still loaded (or reinstall one driver version for both parts)"),
+        SmiFailure::NvmlUnknownError => (Cause::ContainerLostGpu, "restart the container with the NVIDIA Container Toolkit (`--gpus all`); if it happens after `systemctl daemon-reload`, switch Docker to the cgroupfs driver or use CDI devices"),
+        SmiFailure::NvmlLibraryMissing => (Cause::DriverLibrariesMissing, "install the driver's user-space libraries (e.g. the nvidia-utils / libnvidia-compute packages of the same version); in a container, start it with the NVIDIA Container Toolkit; on WSL, use /usr/lib/wsl/lib/nvidia-smi"),
+        SmiFailure::NoDevices => (Cause::NoDevices, "check the GPU is attached (`lspci | grep -i nvidia`; in a VM, GPU passthrough), and look for 'fallen off the bus' Xid errors in `dmesg`"),
+        SmiFailure::PermissionDenied | SmiFailure::CannotStart { .. } => (Cause::SmiPermissionDenied, "check the permissions of /dev/nvidia* and of nvidia-smi, and that your user may use the GPU (e.g. the video group)"),
+        SmiFailure::TimedOut { .. } => (Cause::SmiTimedOut, "the driver or GPU is hung or very slow to wake: enable persistence mode (`sudo nvidia-smi -pm 1`), check `dmesg | grep -i xid`, and reboot if it persists"),
+        SmiFailure::Unparseable { .. } => (Cause::SmiUnreadable, "run `nvidia-smi` yourself; if it looks normal, report the output to gpulab so the parser learns it"),
+        SmiFailure::Failed { .. } => (Cause::SmiFailed, "run `nvidia-smi` yourself and read its message; most fixes are a driver reinstall or a reboot"),
+    };
+    Some(Finding::new(cause, summary, fix))
+}
+
+fn framework_failure_finding(
+    problem: &CudaProblem,
+    framework: &FrameworkView,
+    driver: &DriverView,
+) -> Finding {
+    match problem.kind {
+        CudaErrorKind::NoDevice => match &framework.cuda_visible_devices {
+            Some(cvd) if !driver.gpus.is_empty() => Finding::new(
+                Cause::HiddenByCudaVisibleDevices,
+                format!("CUDA sees no device because CUDA_VISIBLE_DEVICES={cvd:?} hides them"),
+                "unset CUDA_VISIBLE_DEVICES, or set it to an index or UUID that nvidia-smi lists",
+            ),
+            _ if !driver.gpus.is_empty() => Finding::new(
+                Cause::NotVisibleToCuda,
+                "nvidia-smi lists GPUs but CUDA finds none",
+                "check that this process may open /dev/nvidia* (containers need `--gpus all`), and that no MIG configuration hides the GPU",
+            ),
+            _ => Finding::new(
+                Cause::NoDevices,
+                "CUDA finds no device",
+                "nothing to fix for the CPU lessons; use Colab or a cloud GPU for GPU lessons",
+            ),
+        },
+        _ => cuda_problem_finding(problem, None, framework, driver),
+    }
+}
+
+/// Finding for a CUDA failure on one device (or at init).
+fn cuda_problem_finding(
+    problem: &CudaProblem,
+    device_cap: Option<ComputeCap>,
+    framework: &FrameworkView,
+    driver: &DriverView,
+) -> Finding {
+    let toolkit = framework.build_cuda_toolkit.as_deref().unwrap_or("?");
+    let driver_cuda = framework
+        .driver_cuda_version
+        .as_deref()
+        .or(driver.versions.cuda.as_deref())
+        .unwrap_or("?");
+    let built_cap = framework.build_compute_cap.as_deref().unwrap_or("?");
+    match problem.kind {
+        CudaErrorKind::UnsupportedPtx | CudaErrorKind::InsufficientDriver => Finding::new(
+            Cause::DriverTooOldForToolkit,
+            format!("the driver supports CUDA {driver_cuda} but the kernels were built with CUDA {toolkit} ({})", problem.message),
+            format!("update the NVIDIA driver to one that supports CUDA {toolkit}, or rebuild with an older toolkit; after switching toolkits run `cargo clean -p candle-kernels` so no stale PTX is reused"),
+        ),
+        CudaErrorKind::MissingKernel if device_cap.is_some_and(|c| !c.supports_bf16()) => Finding::new(
+            Cause::NoBf16,
+            format!("compute capability {} has no bf16 kernels", device_cap.map(|c| c.to_string()).unwrap_or_default()),
+            "train in f32 (or f16) on this GPU; bf16 needs compute capability 8.0 or newer (A100, RTX 30xx and later)",
+        ),
+        CudaErrorKind::MissingKernel | CudaErrorKind::NoBinaryForGpu => Finding::new(
+            Cause::KernelsForOtherArch,
+            format!("the kernels were built for compute capability {built_cap}, not for this GPU's {} ({})", device_cap.map(|c| c.to_string()).unwrap_or_else(|| "?".into()), problem.message),
+            format!("rebuild with CUDA_COMPUTE_CAP={} (the GPU's compute capability without the dot)", device_cap.map(|c| format!("{}{}", c.major, c.minor)).unwrap_or_else(|| "<cc>".into())),
+        ),
+        CudaErrorKind::LibraryNotFound => Finding::new(
+            Cause::CudaLibrariesMissing,
+            format!("a CUDA library could not be loaded ({})", problem.message),
+            "put the CUDA libraries on the loader path, e.g. `export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH` (or the nvidia/*/lib folders of a pip-installed toolkit)",
+        ),
+        CudaErrorKind::DriverMismatch => Finding::new(
+            Cause::DriverLibraryMismatch,
+            format!("the CUDA driver library and the kernel module are out of step ({})", problem.message),
+            "reboot, or reinstall one driver version for all its parts (a forward-compatibility libcuda only works on data-centre GPUs)",
+        ),
+        CudaErrorKind::OutOfMemory => Finding::new(
+            Cause::OutOfMemory,
+            format!("the GPU is out of memory ({})", problem.message),
+            "close the other processes using the GPU (see `nvidia-smi`), or pick another GPU",
+        ),
+        CudaErrorKind::NotPermitted => Finding::new(
+            Cause::DeviceOpenFailed,
+            format!("the GPU refused a context ({})", problem.message),
+            "the GPU may be in exclusive-process or prohibited compute mode, or busy: check `nvidia-smi -q -d COMPUTE`",
+        ),
+        CudaErrorKind::WrongResult => Finding::new(
+            Cause::WrongResult,
+            problem.message.clone(),
+            "do not trust this GPU's results: update the driver, check `dmesg` for Xid errors, and report it",
+        ),
+        CudaErrorKind::NotCompiledWithCuda => Finding::new(
+            Cause::BuiltWithoutCuda,
+            "this gpulab binary was built without CUDA",
+            "rebuild with `--features cuda`",
+        ),
+        _ => Finding::new(
+            Cause::KernelFailed,
+            format!("CUDA failed: {}", problem.message),
+            "run again with CUDA_LAUNCH_BLOCKING=1 to see the failing call, and check the driver with `nvidia-smi`",
+        ),
+    }
+}
+
+fn same_pci(a: &str, b: &str) -> bool {
+    // nvidia-smi prints an 8-digit domain ("00000000:17:00.0"); older drivers printed 4 ("0000:03:00.0").
+    let norm = |s: &str| {
+        let s = s.to_ascii_uppercase();
+        match s.split_once(':') {
+            Some((domain, rest)) => format!("{:0>8}:{rest}", domain.trim_start_matches('0')),
+            None => s,
+        }
+    };
+    norm(a) == norm(b)
+}
+
+fn line_up(driver: &DriverView, framework: &FrameworkView) -> Vec<GpuVerdict> {
+    let mut used = vec![false; framework.devices.len()];
+    let mut verdicts = Vec::new();
+    for (position, gpu) in driver.gpus.iter().enumerate() {
+        let by_uuid = framework
+            .devices
+            .iter()
+            .position(|d| d.uuid.is_some() && d.uuid == gpu.uuid);
+        let by_pci = || {
+            framework
+                .devices
+                .iter()
+                .position(|d| match (&d.pci_bus_id, &gpu.pci_bus_id) {
+                    (Some(a), Some(b)) => same_pci(a, b),
+                    _ => false,
+                })
+        };
+        let (found, how) = if let Some(i) = by_uuid {
+            (Some(i), "uuid")
+        } else if let Some(i) = by_pci() {
+            (Some(i), "pci_bus_id")
+        } else if gpu.mig_enabled != Some(true)
+            && position < framework.devices.len()
+            && framework.devices[position].uuid.is_none()
+            && !used[position]
+        {
+            (Some(position), "position")
+        } else {
+            (None, "")
+        };
+        if let Some(i) = found {
+            used[i] = true;
+        }
+        let device = found.map(|i| &framework.devices[i]);
+        verdicts.push(judge(Some(gpu), device, how, driver, framework));
+    }
+    for (i, device) in framework.devices.iter().enumerate() {
+        if !used[i] {
+            verdicts.push(judge(None, Some(device), "", driver, framework));
+        }
+    }
+    verdicts
+}
+
+fn judge(
+    gpu: Option<&SmiGpu>,
+    device: Option<&CudaDeviceProbe>,
+    matched_by: &str,
+    driver: &DriverView,
+    framework: &FrameworkView,
+) -> GpuVerdict {
+    let name = device
+        .and_then(|d| d.name.clone())
+        .or_else(|| gpu.map(|g| g.name.clone()))
+        .unwrap_or_else(|| "unknown GPU".into());
+    let compute_cap = device
+        .and_then(|d| d.compute_cap)
+        .or_else(|| gpu.and_then(|g| g.compute_cap));
+    let mut findings = Vec::new();
+    let mut readiness = Readiness::Ready;
+    let mut cap = |r: Readiness| readiness = readiness.min(r);
+
+    if let Some(g) = gpu {
+        if g.mig_enabled == Some(true) {
+            let profiles: Vec<String> = g.mig_devices.iter().map(|m| m.profile.clone()).collect();
+            let first = g.mig_devices.first().map(|m| m.uuid.clone());
+            findings.push(Finding::new(
+                Cause::MigSlice,
+                if profiles.is_empty() {
+                    "MIG mode is on: CUDA sees slices of this GPU, never the whole of it".to_string()
+                } else {
+                    format!("MIG mode is on: the GPU is split into {} slice(s) ({}); CUDA sees slices, each with only its share of memory", profiles.len(), profiles.join(", "))
+                },
+                match first {
+                    Some(uuid) => format!("pick one slice with CUDA_VISIBLE_DEVICES={uuid}, and size models for the slice's memory, not the GPU's"),
+                    None => "pick a slice with CUDA_VISIBLE_DEVICES=MIG-<uuid> (see `nvidia-smi -L`)".to_string(),
+                },
+            ));
+            cap(Readiness::Limited);
+        }
+    }
+
+    match device {
+        None => {
+            cap(Readiness::NotUsable);
+            if framework.compiled_with_cuda && framework.init_error.is_none() {
+                let cause = if framework.cuda_visible_devices.is_some() {
+                    Cause::HiddenByCudaVisibleDevices
+                } else {
+                    Cause::NotVisibleToCuda
+                };
+                findings.push(Finding::new(
+                    cause,
+                    format!(
+                        "nvidia-smi lists this GPU but CUDA does not{}",
+                        framework
+                            .cuda_visible_devices
+                            .as_ref()
+                            .map(|v| format!(" (CUDA_VISIBLE_DEVICES={v:?})"))
+                            .unwrap_or_default()
+                    ),
+                    "unset CUDA_VISIBLE_DEVICES or add this GPU's index/UUID to it",
+                ));
+            } else if !framework.compiled_with_cuda {
+                findings.push(Finding::new(
+                    Cause::BuiltWithoutCuda,
+                    "this build has no CUDA, so it cannot use this GPU",
+                    "rebuild with `--features cuda`",
+                ));
+            }
+        }
+        Some(d) => {
+            if let Some(problem) = &d.open_error {
+                cap(Readiness::NotUsable);
+                findings.push(cuda_problem_finding(
+                    problem,
+                    compute_cap,
+                    framework,
+                    driver,
+                ));
+            } else {
+                match &d.kernel_f32 {
+                    Some(k) if !k.ok => {
+                        cap(Readiness::NotUsable);
+                        if let Some(problem) = &k.error {
+                            findings.push(cuda_problem_finding(
+                                problem,
+                                compute_cap,
+                                framework,
+                                driver,
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+                match &d.kernel_bf16 {
+                    Some(k) if !k.ok => {
+                        cap(Readiness::Limited);
+                        let problem = k.error.clone().unwrap_or(CudaProblem {
+                            kind: CudaErrorKind::Other,
+                            message: "bf16 check failed".into(),
+                        });
+                        let mut finding =
+                            cuda_problem_finding(&problem, compute_cap, framework, driver);
+                        if compute_cap.is_some_and(|c| !c.supports_bf16()) {
+                            finding.cause = Cause::NoBf16;
+                        }
+                        findings.push(finding);
+                    }
+                    _ => {}
+                }
+                if let (Some(free), Some(total)) = (d.memory_free, d.memory_total) {
+                    if (free.0 as f64) < BUSY_FREE_SHARE * total.0 as f64 {
+                        cap(Readiness::Limited);
+                        findings.push(Finding::new(
+                            Cause::GpuBusy,
+                            format!(
+                                "only {free} of {total} is free: other processes hold the rest"
+                            ),
+                            "see who holds it with `nvidia-smi`, and stop it before training",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(c) = compute_cap {
+        if !c.supports_bf16() && !findings.iter().any(|f| f.cause == Cause::NoBf16) {
+            cap(Readiness::Limited);
+            findings.push(Finding::new(
+                Cause::NoBf16,
+                format!("compute capability {c} has no bf16"),
+                "train in f32 or f16 here; bf16 needs compute capability 8.0+ (A100, RTX 30xx and later)",
+            ));
+        }
+        if let Some(built) = framework
+            .build_compute_cap
+            .as_deref()
+            .and_then(ComputeCap::parse)
+        {
+            // PTX is forward compatible (built for 8.0 runs on 8.6 and 9.0) but never backward.
+            if c < built
+                && !findings
+                    .iter()
+                    .any(|f| f.cause == Cause::KernelsForOtherArch)
+            {
+                cap(Readiness::NotUsable);
+                findings.push(Finding::new(
+                    Cause::KernelsForOtherArch,
+                    format!("kernels were built for compute capability {built}, newer than this GPU's {c}"),
+                    format!("rebuild with CUDA_COMPUTE_CAP={}{}", c.major, c.minor),
+                ));
+            }
+        }
+    }
+    let memory_total_smi = gpu.and_then(|g| g.memory_total);
+    let memory_total_cuda = device.and_then(|d| d.memory_total);
+    if let (Some(smi), Some(cuda)) = (memory_total_smi, memory_total_cuda) {
+        let gap = (smi.0 as f64 - cuda.0 as f64).abs() / smi.0.max(1) as f64;
+        if gap > MEMORY_TOLERANCE {
+            findings.push(Finding::new(
+                Cause::MemoryMismatch,
+                format!("nvidia-smi reports {smi} but CUDA sees {cuda} ({:.1} % apart; the driver's reserve explains a few %)", gap * 100.0),
+                "check that both views are the same GPU (CUDA_DEVICE_ORDER=PCI_BUS_ID) and whether it is a MIG slice or vGPU",
+            ));
+        }
+    }
+    if readiness == Readiness::Ready {
+        findings.push(Finding::new(
+            Cause::Ready,
+            "device opened; f32 and bf16 matmuls ran and matched the CPU reference",
+            "",
+        ));
+    }
+    GpuVerdict {
+        smi_index: gpu.map(|g| g.index),
+        cuda_ordinal: device.map(|d| d.ordinal),
+        matched_by: matched_by.to_string(),
+        name,
+        compute_cap,
+        memory_total_smi,
+        memory_total_cuda,
+        readiness,
+        findings,
+    }
+}
+
+/// "12.4" < "13.0"? Compares dotted numbers; unknown parts count as 0.
+pub fn version_lt(a: &str, b: &str) -> bool {
+    let parse = |s: &str| -> Vec<u32> {
+        s.split('.')
+            .map(|p| p.trim().parse().unwrap_or(0))
+            .collect()
+    };
+    let (a, b) = (parse(a), parse(b));
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (
+            a.get(i).copied().unwrap_or(0),
+            b.get(i).copied().unwrap_or(0),
+        );
+        if x != y {
+            return x < y;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framework::KernelCheck;
+    use crate::nvidia_smi::{attach_mig, parse_list, parse_query_csv, parse_versions, Versions};
+
+    fn fixture(name: &str) -> String {
+        std::fs::read_to_string(format!(
+            "{}/data/fixtures/nvidia-smi/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    fn driver_ok(csv: &str, banner: &str) -> DriverView {
+        DriverView {
+            failure: None,
+            gpus: parse_query_csv(&fixture(csv)).unwrap(),
+            versions: if banner.is_empty() {
+                Versions::default()
+            } else {
+                parse_versions(&fixture(banner))
+            },
+            dropped_fields: vec![],
+            elapsed_s: 0.0,
+        }
+    }
+
+    fn driver_failed(failure: SmiFailure) -> DriverView {
+        DriverView {
+            failure: Some(failure),
+            gpus: vec![],
+            versions: Versions::default(),
+            dropped_fields: vec![],
+            elapsed_s: 0.0,
+        }
+    }
+
+    fn cpu_build() -> FrameworkView {
+        FrameworkView {
+            compiled_with_cuda: false,
+            candle_version: "0.11.1".into(),
+            build_cuda_toolkit: None,
+            build_compute_cap: None,
+            driver_cuda_version: None,
+            cuda_visible_devices: None,
+            device_count: None,
+            init_error: Some(CudaProblem::from_error(
+                &"the candle crate has not been built with cuda support",
+            )),
+            devices: vec![],
+        }
+    }
+
+    fn cuda_build(toolkit: &str, cap: &str, devices: Vec<CudaDeviceProbe>) -> FrameworkView {
+        FrameworkView {
+            compiled_with_cuda: true,
+            candle_version: "0.11.1".into(),
+            build_cuda_toolkit: Some(toolkit.into()),
+            build_compute_cap: Some(cap.into()),
+            driver_cuda_version: Some("12.4".into()),
+            cuda_visible_devices: None,
+            device_count: Some(devices.len()),
+            init_error: None,
+            devices,
+        }
+    }
+
+    fn ok_check(dtype: &str) -> KernelCheck {
+        KernelCheck {
+            dtype: dtype.into(),
+            ok: true,
+            max_rel_error: Some(1e-6),
+            error: None,
+        }
+    }
+
+    fn failed_check(dtype: &str, text: &str) -> KernelCheck {
+        KernelCheck {
+            dtype: dtype.into(),
+            ok: false,
+            max_rel_error: None,
+            error: Some(CudaProblem::from_error(&text)),
+        }
+    }
+
+    fn device(ordinal: usize, uuid: Option<&str>, cap: &str, total_mib: u64) -> CudaDeviceProbe {
+        CudaDeviceProbe {
+            ordinal,
+            open_error: None,
+            name: Some("GPU".into()),
+            uuid: uuid.map(str::to_string),
+            pci_bus_id: None,
+            compute_cap: ComputeCap::parse(cap),
+            memory_total: Some(Bytes(total_mib * Bytes::MIB)),
+            memory_free: Some(Bytes(total_mib * Bytes::MIB * 9 / 10)),
+            kernel_f32: Some(ok_check("f32")),
+            kernel_bf16: Some(ok_check("bf16")),
+        }
+    }
+
+    #[test]
+    fn no_driver_on_a_cpu_build_is_friendly() {
+        let d = diagnose(&driver_failed(SmiFailure::NotInstalled), &cpu_build());
+        assert_eq!(d.overall, Readiness::NoGpu);
+        assert_eq!(d.findings[0].cause, Cause::NoDriver);
+        assert!(d.advice.contains("Colab"));
+        assert!(d.headline.contains("No NVIDIA GPU to use"));
+    }
+
+    #[test]
+    fn gpu_seen_by_driver_but_build_has_no_cuda() {
+        let d = diagnose(
+            &driver_ok("query-rtx5080-580.csv", "smi-p4-550.txt"),
+            &cpu_build(),
+        );
+        assert_eq!(d.overall, Readiness::NotUsable);
+        assert_eq!(d.findings[0].cause, Cause::BuiltWithoutCuda);
+        assert!(d.fix.contains("--features cuda"));
+        assert_eq!(d.gpus.len(), 1);
+        assert_eq!(d.gpus[0].readiness, Readiness::NotUsable);
+    }
+
+    #[test]
+    fn each_driver_failure_has_its_cause_and_a_fix() {
+        let cases = [
+            (SmiFailure::CannotCommunicate, Cause::DriverNotLoaded),
+            (SmiFailure::VersionMismatch, Cause::DriverLibraryMismatch),
+            (SmiFailure::NvmlUnknownError, Cause::ContainerLostGpu),
+            (
+                SmiFailure::NvmlLibraryMissing,
+                Cause::DriverLibrariesMissing,
+            ),
+            (SmiFailure::NoDevices, Cause::NoDevices),
+            (SmiFailure::TimedOut { after_s: 5.0 }, Cause::SmiTimedOut),
+            (SmiFailure::PermissionDenied, Cause::SmiPermissionDenied),
+            (
+                SmiFailure::Unparseable { detail: "x".into() },
+                Cause::SmiUnreadable,
+            ),
+        ];
+        for (failure, cause) in cases {
+            let d = diagnose(&driver_failed(failure.clone()), &cpu_build());
+            assert_eq!(d.findings[0].cause, cause, "{failure:?}");
+            assert!(!d.fix.is_empty(), "{failure:?}");
+        }
+        let d = diagnose(&driver_failed(SmiFailure::VersionMismatch), &cpu_build());
+        assert_eq!(d.overall, Readiness::NotUsable);
+        assert!(d.fix.contains("reboot"));
+    }
+
+    #[test]
+    fn ready_when_both_views_agree_by_uuid() {
+        let driver = driver_ok("query-rtx5080-580.csv", "");
+        let fw = cuda_build(
+            "12.4",
+            "120",
+            vec![device(
+                0,
+                Some("GPU-49dacec4-c9d8-7109-cffc-9ff262186fe6"),
+                "12.0",
+                15900,
+            )],
+        );
+        let d = diagnose(&driver, &fw);
+        assert_eq!(d.overall, Readiness::Ready, "{d:#?}");
+        assert_eq!(d.gpus[0].matched_by, "uuid");
+        assert_eq!(d.gpus.len(), 1);
+        assert!(d.headline.starts_with("Ready"));
+    }
+
+    #[test]
+    fn mixed_box_old_gpu_lacks_bf16_new_one_ready() {
+        // TITAN V (7.0) + RTX 5880 Ada (8.9); CUDA orders fastest first, so ordinal 0 is the Ada.
+        let driver = driver_ok("query-titanv-rtx5880-570.csv", "");
+        let mut titan = device(1, None, "7.0", 12000);
+        titan.kernel_bf16 = Some(failed_check(
+            "bf16",
+            "DriverError(CUDA_ERROR_NOT_FOUND, \"named symbol not found\") when loading cast_f32_bf16",
+        ));
+        let fw = cuda_build("12.4", "70", vec![titan, device(0, None, "8.9", 48000)]);
+        let d = diagnose(&driver, &fw);
+        assert_eq!(d.overall, Readiness::Ready);
+        let titan_verdict = d.gpus.iter().find(|g| g.smi_index == Some(0)).unwrap();
+        assert_eq!(titan_verdict.readiness, Readiness::Limited);
+        assert_eq!(titan_verdict.findings[0].cause, Cause::NoBf16);
+    }
+
+    #[test]
+    fn ptx_too_new_for_driver_names_both_versions() {
+        let driver = driver_ok("query-rtx5080-580.csv", "smi-p4-550.txt");
+        let mut dev = device(
+            0,
+            Some("GPU-49dacec4-c9d8-7109-cffc-9ff262186fe6"),
+            "12.0",
+            15900,
+        );
+        dev.kernel_f32 = Some(failed_check("f32", "DriverError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, \"the provided PTX was compiled with an unsupported toolchain.\") when loading cast_u32_f32"));
+        let fw = cuda_build("13.0", "120", vec![dev]);
+        let d = diagnose(&driver, &fw);
+        assert_eq!(d.overall, Readiness::NotUsable);
+        // Predicted from the banner alone, and confirmed by the kernel.
+        assert_eq!(d.findings[0].cause, Cause::DriverTooOldForToolkit);
+        assert!(d.findings[0].summary.contains("12.4"));
+        assert!(d.findings[0].summary.contains("13.0"));
+        assert_eq!(d.gpus[0].findings[0].cause, Cause::DriverTooOldForToolkit);
+    }
+
+    #[test]
+    fn kernels_built_for_a_newer_gpu() {
+        let driver = driver_ok("query-rtx5080-580.csv", "");
+        let dev = device(
+            0,
+            Some("GPU-49dacec4-c9d8-7109-cffc-9ff262186fe6"),
+            "8.6",
+            15900,
+        );
+        let fw = cuda_build("12.4", "90", vec![dev]);
+        let d = diagnose(&driver, &fw);
+        assert_eq!(d.gpus[0].readiness, Readiness::NotUsable);
+        assert!(d.gpus[0].findings.iter().any(
+            |f| f.cause == Cause::KernelsForOtherArch && f.fix.contains("CUDA_COMPUTE_CAP=86")
+        ));
+    }
+
+    #[test]
+    fn hidden_by_cuda_visible_devices() {
+        let driver = driver_ok("query-rtx5080-580.csv", "");
+        let mut fw = cuda_build("12.4", "120", vec![]);
+        fw.cuda_visible_devices = Some("".into());
+        fw.init_error = Some(CudaProblem::from_error(
+            &"DriverError(CUDA_ERROR_NO_DEVICE, \"no CUDA-capable device is detected\")",
+        ));
+        let d = diagnose(&driver, &fw);
+        assert_eq!(d.overall, Readiness::NotUsable);
+        assert_eq!(d.findings[0].cause, Cause::HiddenByCudaVisibleDevices);
+    }
+
+    #[test]
+    fn mig_slice_is_named_with_the_uuid_to_use() {
+        let mut driver = driver_ok("query-rtx3090-591.csv", "");
+        driver.gpus[0].uuid = Some("GPU-7fdaf0a5-179b-f636-d15d-daf243e3ff16".into());
+        driver.gpus[0].mig_enabled = Some(true);
+        attach_mig(
+            &mut driver.gpus,
+            &parse_list(&fixture("list-a100-mig7-535.txt")),
+        );
+        let fw = cuda_build(
+            "12.4",
+            "80",
+            vec![device(0, Some("MIG-feb88891"), "8.0", 9728)],
+        );
+        let d = diagnose(&driver, &fw);
+        let mig = &d.gpus[0].findings[0];
+        assert_eq!(mig.cause, Cause::MigSlice);
+        assert!(mig.summary.contains("7 slice"));
+        assert!(mig.fix.contains("MIG-feb88891-0321-5fef-9c87-d4af3b54259e"));
+    }
+
+    #[test]
+    fn memory_gap_beyond_the_reserve_is_flagged() {
+        let driver = driver_ok("query-rtx5080-580.csv", "");
+        let fw = cuda_build(
+            "12.4",
+            "120",
+            vec![device(
+                0,
+                Some("GPU-49dacec4-c9d8-7109-cffc-9ff262186fe6"),
+                "12.0",
+                8000,
+            )],
+        );
+        let d = diagnose(&driver, &fw);
+        assert!(d.gpus[0]
+            .findings
+            .iter()
+            .any(|f| f.cause == Cause::MemoryMismatch));
+        let fw = cuda_build(
+            "12.4",
+            "120",
+            vec![device(
+                0,
+                Some("GPU-49dacec4-c9d8-7109-cffc-9ff262186fe6"),
+                "12.0",
+                15900,
+            )],
+        );
+        let d = diagnose(&driver, &fw);
+        assert!(!d.gpus[0]
+            .findings
+            .iter()
+            .any(|f| f.cause == Cause::MemoryMismatch));
+    }
+
+    #[test]
+    fn versions_compare_numerically() {
+        assert!(version_lt("12.4", "13.0"));
+        assert!(version_lt("9.2", "12.0"));
+        assert!(!version_lt("13.0", "13.0"));
+        assert!(!version_lt("12.10", "12.9"));
+        assert!(same_pci("0000:03:00.0", "00000000:03:00.0"));
+    }
+}

@@ -1,0 +1,788 @@
+//! The driver's view of the GPUs: runs `nvidia-smi` (bounded by a timeout), parses what it
+//! prints, and names every way it can fail.
+//!
+//! Three pure parsers do the work and are tested on real outputs in `data/fixtures/nvidia-smi/`:
+//! - [`parse_query_csv`] reads `--query-gpu=… --format=csv,nounits`. Columns are found by their
+//!   header names, never by position, so a dropped or reordered field is harmless.
+//! - [`parse_versions`] reads the driver and CUDA versions from the banner of plain `nvidia-smi`
+//!   (or from `nvidia-smi -q`). It looks for keys, not for a table layout: driver R610 renamed
+//!   `Driver Version` to `KMD Version` and `CUDA Version` to `CUDA UMD Version`, which broke
+//!   every regex that expected the old words (PyTorch's collect_env among them).
+//! - [`parse_list`] reads `nvidia-smi -L`, the only cheap place that names MIG slices.
+//!
+//! [`classify_failure`] turns a failed run's text into a [`SmiFailure`] with a cause a learner
+//! can act on. `[N/A]` and `[Not Supported]` are unknown values, not errors.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use wait_timeout::ChildExt;
+
+use crate::units::Bytes;
+
+/// The fields asked of `--query-gpu`, in order. `compute_cap` needs driver ≥ R510 and
+/// `mig.mode.current` R450; an older driver rejects the whole query, so [`query`] drops the
+/// field it names and asks again.
+pub const QUERY_FIELDS: &[&str] = &[
+    "index",
+    "name",
+    "uuid",
+    "pci.bus_id",
+    "memory.total",
+    "memory.used",
+    "memory.free",
+    "driver_version",
+    "compute_cap",
+    "mig.mode.current",
+];
+
+/// A compute capability such as 8.6 (`major.minor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ComputeCap {
+    /// Major version: 7 = Volta/Turing, 8 = Ampere/Ada, 9 = Hopper, 10/12 = Blackwell.
+    pub major: u32,
+    /// Minor version.
+    pub minor: u32,
+}
+
+impl ComputeCap {
+    /// Parses "8.6" (nvidia-smi) or "86" (`CUDA_COMPUTE_CAP`, optionally with a suffix as in "90a").
+    pub fn parse(text: &str) -> Option<ComputeCap> {
+        let text = text.trim();
+        if let Some((major, minor)) = text.split_once('.') {
+            return Some(ComputeCap {
+                major: major.trim().parse().ok()?,
+                minor: minor.trim().parse().ok()?,
+            });
+        }
+        let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if digits.len() < 2 {
+            return None;
+        }
+        let (major, minor) = digits.split_at(digits.len() - 1);
+        Some(ComputeCap {
+            major: major.parse().ok()?,
+            minor: minor.parse().ok()?,
+        })
+    }
+
+    /// bf16 kernels exist from Ampere (8.0) on; below it Candle's bf16 symbols are absent.
+    pub fn supports_bf16(self) -> bool {
+        self.major >= 8
+    }
+}
+
+impl std::fmt::Display for ComputeCap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// One GPU as the driver reports it. Every field but `index` and `name` may be unknown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SmiGpu {
+    /// nvidia-smi's index (PCI bus order, which CUDA's default order need not follow).
+    pub index: u32,
+    /// Product name, e.g. "Tesla T4".
+    pub name: String,
+    /// `GPU-…` UUID: the stable key to line the driver up with CUDA.
+    pub uuid: Option<String>,
+    /// PCI bus id, e.g. "00000000:00:04.0".
+    pub pci_bus_id: Option<String>,
+    /// Total memory (nvidia-smi counts in MiB).
+    pub memory_total: Option<Bytes>,
+    /// Used memory.
+    pub memory_used: Option<Bytes>,
+    /// Free memory.
+    pub memory_free: Option<Bytes>,
+    /// Driver version this row was read with.
+    pub driver_version: Option<String>,
+    /// Compute capability (absent on drivers older than R510).
+    pub compute_cap: Option<ComputeCap>,
+    /// Whether MIG mode is on (None: not supported or not reported).
+    pub mig_enabled: Option<bool>,
+    /// The MIG slices `nvidia-smi -L` lists under this GPU.
+    pub mig_devices: Vec<MigDevice>,
+}
+
+/// One MIG slice, from `nvidia-smi -L`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MigDevice {
+    /// Profile such as "1g.10gb".
+    pub profile: String,
+    /// Index of the slice under its GPU.
+    pub device: u32,
+    /// `MIG-…` UUID (what `CUDA_VISIBLE_DEVICES` takes).
+    pub uuid: String,
+}
+
+/// Driver and CUDA versions read from the banner.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Versions {
+    /// Kernel driver version ("Driver Version", "KMD Version" from R610).
+    pub driver: Option<String>,
+    /// Highest CUDA version the driver supports ("CUDA Version", "CUDA UMD Version" from R610).
+    pub cuda: Option<String>,
+    /// Version of the nvidia-smi program itself ("NVIDIA-SMI 550.54.15"); differs from the
+    /// driver when user-space and kernel parts are out of step.
+    pub smi: Option<String>,
+}
+
+/// Why nvidia-smi gave no usable answer. Each cause has its own fix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum SmiFailure {
+    /// No `nvidia-smi` on PATH: no NVIDIA driver installed (or not this machine's business).
+    NotInstalled,
+    /// nvidia-smi could not be started (permissions, broken file).
+    CannotStart {
+        /// The OS error.
+        message: String,
+    },
+    /// "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver".
+    CannotCommunicate,
+    /// "No devices were found": driver loaded, no GPU visible.
+    NoDevices,
+    /// "Failed to initialize NVML: Driver/library version mismatch": updated, not rebooted.
+    VersionMismatch,
+    /// "Failed to initialize NVML: Unknown Error": typical inside containers.
+    NvmlUnknownError,
+    /// "couldn't find libnvidia-ml.so": driver's user-space libraries missing.
+    NvmlLibraryMissing,
+    /// "Insufficient Permissions" or similar.
+    PermissionDenied,
+    /// Did not answer within the timeout.
+    TimedOut {
+        /// The timeout, in seconds.
+        after_s: f64,
+    },
+    /// Answered, but not in a form we understand.
+    Unparseable {
+        /// What was wrong.
+        detail: String,
+    },
+    /// Any other non-zero exit.
+    Failed {
+        /// Exit status, if any.
+        exit_code: Option<i32>,
+        /// First line of what it printed.
+        message: String,
+    },
+}
+
+impl SmiFailure {
+    /// A one-line explanation of the cause.
+    pub fn explain(&self) -> String {
+        match self {
+            SmiFailure::NotInstalled => "nvidia-smi is not installed (no NVIDIA driver on this machine)".into(),
+            SmiFailure::CannotStart { message } => format!("nvidia-smi exists but could not be started: {message}"),
+            SmiFailure::CannotCommunicate => "nvidia-smi cannot talk to the NVIDIA kernel driver (module not loaded)".into(),
+            SmiFailure::NoDevices => "the driver is loaded but sees no NVIDIA GPU".into(),
+            SmiFailure::VersionMismatch => "the driver's kernel module and its user-space library have different versions".into(),
+            SmiFailure::NvmlUnknownError => "NVML failed with 'Unknown Error' (usually a container that lost access to the GPU device files)".into(),
+            SmiFailure::NvmlLibraryMissing => "nvidia-smi cannot find libnvidia-ml.so (driver libraries missing or not mounted)".into(),
+            SmiFailure::PermissionDenied => "nvidia-smi was refused access to the GPU (insufficient permissions)".into(),
+            SmiFailure::TimedOut { after_s } => format!("nvidia-smi did not answer within {after_s:.1} s"),
+            SmiFailure::Unparseable { detail } => format!("nvidia-smi's output could not be read: {detail}"),
+            SmiFailure::Failed { exit_code, message } => match exit_code {
+                Some(code) => format!("nvidia-smi failed (exit {code}): {message}"),
+                None => format!("nvidia-smi failed: {message}"),
+            },
+        }
+    }
+}
+
+/// Everything the driver said, or why it said nothing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriverView {
+    /// `None` when nvidia-smi answered; the cause otherwise.
+    pub failure: Option<SmiFailure>,
+    /// The GPUs it listed.
+    pub gpus: Vec<SmiGpu>,
+    /// Driver / CUDA / nvidia-smi versions from the banner.
+    pub versions: Versions,
+    /// Query fields this driver did not know and that were dropped (e.g. `compute_cap` before R510).
+    pub dropped_fields: Vec<String>,
+    /// Wall time spent asking nvidia-smi, in seconds.
+    pub elapsed_s: f64,
+}
+
+/// What one run of a program gave back.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// Exit code (None when killed by a signal).
+    pub exit_code: Option<i32>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+/// Runs `program args` with a timeout. `Ok(None)` means it timed out (and was killed).
+///
+/// The pipes are drained on their own threads so a chatty child never blocks on a full pipe;
+/// after a timeout those threads are left behind rather than joined, because a grandchild may
+/// still hold the pipe open.
+pub fn run_with_timeout(
+    program: &Path,
+    args: &[&str],
+    timeout: Duration,
+) -> std::io::Result<Option<RunOutput>> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut out_pipe = child.stdout.take().expect("stdout was piped");
+    let mut err_pipe = child.stderr.take().expect("stderr was piped");
+    let out_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    match child.wait_timeout(timeout)? {
+        Some(status) => {
+            let stdout = out_thread.join().unwrap_or_default();
+            let stderr = err_thread.join().unwrap_or_default();
+            Ok(Some(RunOutput {
+                exit_code: status.code(),
+                stdout: String::from_utf8_lossy(&stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&stderr).into_owned(),
+            }))
+        }
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Ok(None)
+        }
+    }
+}
+
+/// Asks the driver: the CSV query (retrying without fields an old driver rejects), the banner for
+/// the CUDA version, and `-L` when a GPU has MIG on. `program` is usually `nvidia-smi`, found on PATH.
+pub fn query(program: &Path, timeout: Duration) -> DriverView {
+    let started = Instant::now();
+    let mut view = DriverView {
+        failure: None,
+        gpus: Vec::new(),
+        versions: Versions::default(),
+        dropped_fields: Vec::new(),
+        elapsed_s: 0.0,
+    };
+    let mut fields: Vec<&str> = QUERY_FIELDS.to_vec();
+    let finish = |mut view: DriverView| {
+        view.elapsed_s = started.elapsed().as_secs_f64();
+        view
+    };
+    loop {
+        let arg = format!("--query-gpu={}", fields.join(","));
+        let run = match run_with_timeout(program, &[&arg, "--format=csv,nounits"], timeout) {
+            Ok(Some(run)) => run,
+            Ok(None) => {
+                view.failure = Some(SmiFailure::TimedOut {
+                    after_s: timeout.as_secs_f64(),
+                });
+                return finish(view);
+            }
+            Err(err) => {
+                view.failure = Some(spawn_failure(&err));
+                return finish(view);
+            }
+        };
+        if run.exit_code == Some(0) {
+            match parse_query_csv(&run.stdout) {
+                Ok(gpus) => view.gpus = gpus,
+                Err(failure) => {
+                    view.failure = Some(failure);
+                    return finish(view);
+                }
+            }
+            break;
+        }
+        let text = format!("{}\n{}", run.stdout, run.stderr);
+        if let Some(field) = unknown_field(&text) {
+            if let Some(pos) = fields.iter().position(|f| *f == field) {
+                // Keep the identity fields: without them nothing can be lined up.
+                if pos > 1 {
+                    fields.remove(pos);
+                    view.dropped_fields.push(field);
+                    continue;
+                }
+            }
+        }
+        view.failure = Some(classify_failure(run.exit_code, &text));
+        return finish(view);
+    }
+    // The banner: only for the versions. A failure here is not fatal: the per-GPU facts stand.
+    if let Ok(Some(run)) = run_with_timeout(program, &[], timeout) {
+        view.versions = parse_versions(&run.stdout);
+    }
+    if view.versions.driver.is_none() {
+        view.versions.driver = view.gpus.iter().find_map(|g| g.driver_version.clone());
+    }
+    if view.gpus.iter().any(|g| g.mig_enabled == Some(true)) {
+        if let Ok(Some(run)) = run_with_timeout(program, &["-L"], timeout) {
+            attach_mig(&mut view.gpus, &parse_list(&run.stdout));
+        }
+    }
+    finish(view)
+}
+
+fn spawn_failure(err: &std::io::Error) -> SmiFailure {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => SmiFailure::NotInstalled,
+        std::io::ErrorKind::PermissionDenied => SmiFailure::CannotStart {
+            message: "permission denied".into(),
+        },
+        _ => SmiFailure::CannotStart {
+            message: err.to_string(),
+        },
+    }
+}
+
+/// `Field "compute_cap" is not a valid field to query.` → `compute_cap`.
+pub fn unknown_field(text: &str) -> Option<String> {
+    let start = text.find("Field \"")? + "Field \"".len();
+    let rest = &text[start..];
+    let end = rest.find('"')?;
+    if rest[end..].contains("not a valid field") {
+        Some(rest[..end].to_string())
+    } else {
+        None
+    }
+}
+
+/// Names the cause of a failed nvidia-smi run from its exit code and text.
+pub fn classify_failure(exit_code: Option<i32>, text: &str) -> SmiFailure {
+    let lower = text.to_lowercase();
+    if lower.contains("couldn't communicate with the nvidia driver")
+        || lower.contains("could not communicate with the nvidia driver")
+    {
+        SmiFailure::CannotCommunicate
+    } else if lower.contains("driver/library version mismatch") {
+        SmiFailure::VersionMismatch
+    } else if lower.contains("failed to initialize nvml: unknown error") {
+        SmiFailure::NvmlUnknownError
+    } else if lower.contains("libnvidia-ml.so") || lower.contains("nvml.dll") {
+        SmiFailure::NvmlLibraryMissing
+    } else if lower.contains("no devices were found") {
+        SmiFailure::NoDevices
+    } else if lower.contains("insufficient permissions") || lower.contains("permission denied") {
+        SmiFailure::PermissionDenied
+    } else if let Some(by_code) = exit_code.and_then(failure_from_exit_code) {
+        by_code
+    } else {
+        let message = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("(no output)")
+            .to_string();
+        SmiFailure::Failed { exit_code, message }
+    }
+}
+
+/// The nvidia-smi man page's return codes, for a failure whose text says nothing known.
+fn failure_from_exit_code(code: i32) -> Option<SmiFailure> {
+    match code {
+        4 => Some(SmiFailure::PermissionDenied),
+        6 => Some(SmiFailure::NoDevices),
+        9 => Some(SmiFailure::CannotCommunicate),
+        12 => Some(SmiFailure::NvmlLibraryMissing),
+        18 => Some(SmiFailure::VersionMismatch),
+        _ => None,
+    }
+}
+
+/// `[N/A]`, `[Not Supported]`, `N/A`, empty, and `[Unknown Error]` are unknown values.
+fn known(value: &str) -> Option<&str> {
+    let v = value.trim();
+    let unknown =
+        v.is_empty() || v.eq_ignore_ascii_case("n/a") || (v.starts_with('[') && v.ends_with(']'));
+    (!unknown).then_some(v)
+}
+
+/// "16303 MiB" or "16303" (with `nounits`) → bytes. nvidia-smi's memory unit is always MiB.
+fn parse_mib(value: &str) -> Option<Bytes> {
+    let v = known(value)?;
+    let number = v.trim_end_matches("MiB").trim();
+    number
+        .parse::<u64>()
+        .ok()
+        .map(|mib| Bytes(mib * 1024 * 1024))
+}
+
+/// Parses the CSV of `--query-gpu` (with its header line). Column names may carry a unit
+/// (`memory.total [MiB]`); unknown columns are ignored; a GPU name containing a comma is not a
+/// concern because the name is never last and NVIDIA names have none.
+pub fn parse_query_csv(text: &str) -> Result<Vec<SmiGpu>, SmiFailure> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let header = lines.next().ok_or_else(|| SmiFailure::Unparseable {
+        detail: "empty output".into(),
+    })?;
+    if text.to_lowercase().contains("no devices were found") {
+        return Err(SmiFailure::NoDevices);
+    }
+    let columns: Vec<String> = header
+        .split(',')
+        .map(|c| c.split('[').next().unwrap_or("").trim().to_lowercase())
+        .collect();
+    let col = |name: &str| columns.iter().position(|c| c == name);
+    let Some(name_col) = col("name") else {
+        return Err(SmiFailure::Unparseable {
+            detail: format!("no name column in header {header:?}"),
+        });
+    };
+    let index_col = col("index");
+    let mut gpus = Vec::new();
+    for (row, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        if cells.len() != columns.len() {
+            return Err(SmiFailure::Unparseable {
+                detail: format!(
+                    "row has {} fields, header has {}: {line:?}",
+                    cells.len(),
+                    columns.len()
+                ),
+            });
+        }
+        let get = |c: Option<usize>| c.and_then(|i| known(cells[i]));
+        // Without an index column the rows come in index order.
+        let index = match index_col {
+            Some(i) => cells[i]
+                .parse::<u32>()
+                .map_err(|_| SmiFailure::Unparseable {
+                    detail: format!("GPU index {:?} is not a number", cells[i]),
+                })?,
+            None => row as u32,
+        };
+        gpus.push(SmiGpu {
+            index,
+            name: cells[name_col].to_string(),
+            uuid: get(col("uuid")).map(str::to_string),
+            pci_bus_id: get(col("pci.bus_id")).map(str::to_string),
+            memory_total: col("memory.total").and_then(|i| parse_mib(cells[i])),
+            memory_used: col("memory.used").and_then(|i| parse_mib(cells[i])),
+            memory_free: col("memory.free").and_then(|i| parse_mib(cells[i])),
+            driver_version: get(col("driver_version")).map(str::to_string),
+            compute_cap: get(col("compute_cap")).and_then(ComputeCap::parse),
+            mig_enabled: get(col("mig.mode.current")).map(|v| v.eq_ignore_ascii_case("enabled")),
+            mig_devices: Vec::new(),
+        });
+    }
+    Ok(gpus)
+}
+
+/// Value after `key` and a colon, up to the next run of two spaces, a `|`, or the line's end.
+fn value_after(line: &str, key: &str) -> Option<String> {
+    let at = line.find(key)?;
+    let rest = line[at + key.len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let end = rest
+        .find("  ")
+        .or_else(|| rest.find('|'))
+        .unwrap_or(rest.len());
+    known(rest[..end].trim()).map(str::to_string)
+}
+
+/// Reads driver, CUDA and nvidia-smi versions from the banner or from `nvidia-smi -q`, by key:
+/// both the pre-R610 (`Driver Version`, `CUDA Version`) and R610 (`KMD Version`,
+/// `CUDA UMD Version`) spellings.
+pub fn parse_versions(text: &str) -> Versions {
+    let mut versions = Versions::default();
+    for line in text.lines() {
+        if versions.driver.is_none() {
+            versions.driver =
+                value_after(line, "KMD Version").or_else(|| value_after(line, "Driver Version"));
+        }
+        if versions.cuda.is_none() {
+            versions.cuda =
+                value_after(line, "CUDA UMD Version").or_else(|| value_after(line, "CUDA Version"));
+        }
+        if versions.smi.is_none() {
+            if let Some(at) = line.find("NVIDIA-SMI ") {
+                versions.smi = line[at + "NVIDIA-SMI ".len()..]
+                    .split_whitespace()
+                    .next()
+                    .filter(|v| v.chars().next().is_some_and(|c| c.is_ascii_digit()))
+                    .map(str::to_string);
+            }
+        }
+    }
+    versions
+}
+
+/// One `GPU n:` line of `nvidia-smi -L`, with the MIG slices listed under it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedGpu {
+    /// Index.
+    pub index: u32,
+    /// Name.
+    pub name: String,
+    /// UUID, when printed.
+    pub uuid: Option<String>,
+    /// MIG slices under it.
+    pub mig_devices: Vec<MigDevice>,
+}
+
+/// Parses `nvidia-smi -L`: `GPU 0: NAME (UUID: GPU-…)` lines and indented
+/// `MIG 1g.10gb Device 0: (UUID: MIG-…)` lines.
+pub fn parse_list(text: &str) -> Vec<ListedGpu> {
+    let mut gpus: Vec<ListedGpu> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let uuid = trimmed
+            .find("(UUID: ")
+            .map(|at| trimmed[at + 7..].trim_end_matches(')').trim().to_string());
+        if let Some(rest) = trimmed.strip_prefix("GPU ") {
+            let Some((index, after)) = rest.split_once(':') else {
+                continue;
+            };
+            let Ok(index) = index.trim().parse() else {
+                continue;
+            };
+            let name = after.split("(UUID").next().unwrap_or("").trim().to_string();
+            gpus.push(ListedGpu {
+                index,
+                name,
+                uuid,
+                mig_devices: Vec::new(),
+            });
+        } else if let Some(rest) = trimmed.strip_prefix("MIG ") {
+            let mut words = rest.split_whitespace();
+            let profile = words.next().unwrap_or("").to_string();
+            let device = words
+                .skip_while(|w| *w != "Device")
+                .nth(1)
+                .and_then(|w| w.trim_end_matches(':').parse().ok());
+            if let (Some(gpu), Some(device), Some(uuid)) = (gpus.last_mut(), device, uuid) {
+                gpu.mig_devices.push(MigDevice {
+                    profile,
+                    device,
+                    uuid,
+                });
+            }
+        }
+    }
+    gpus
+}
+
+/// Copies the MIG slices of `-L` onto the matching CSV rows (by UUID, else by index).
+pub fn attach_mig(gpus: &mut [SmiGpu], listed: &[ListedGpu]) {
+    for gpu in gpus.iter_mut() {
+        let found = listed
+            .iter()
+            .find(|l| l.uuid.is_some() && l.uuid == gpu.uuid)
+            .or_else(|| listed.iter().find(|l| l.index == gpu.index));
+        if let Some(l) = found {
+            gpu.mig_devices = l.mig_devices.clone();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/data/fixtures/nvidia-smi/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn compute_cap_parses_both_spellings() {
+        assert_eq!(
+            ComputeCap::parse("8.6"),
+            Some(ComputeCap { major: 8, minor: 6 })
+        );
+        assert_eq!(
+            ComputeCap::parse("90a"),
+            Some(ComputeCap { major: 9, minor: 0 })
+        );
+        assert_eq!(
+            ComputeCap::parse("120"),
+            Some(ComputeCap {
+                major: 12,
+                minor: 0
+            })
+        );
+        assert_eq!(ComputeCap::parse("x"), None);
+        assert!(!ComputeCap::parse("7.5").unwrap().supports_bf16());
+        assert!(ComputeCap::parse("8.0").unwrap().supports_bf16());
+    }
+
+    #[test]
+    fn csv_with_units_rtx5080() {
+        let gpus = parse_query_csv(&fixture("query-rtx5080-580.csv")).unwrap();
+        assert_eq!(gpus.len(), 1);
+        let g = &gpus[0];
+        assert_eq!(g.name, "NVIDIA GeForce RTX 5080");
+        assert_eq!(g.memory_total, Some(Bytes(16303 * 1024 * 1024)));
+        assert_eq!(g.compute_cap, ComputeCap::parse("12.0"));
+        assert_eq!(g.driver_version.as_deref(), Some("580.159.03"));
+        assert_eq!(g.pci_bus_id.as_deref(), Some("00000000:06:10.0"));
+        assert_eq!(g.mig_enabled, None);
+    }
+
+    #[test]
+    fn csv_mixed_box_columns_in_another_order() {
+        let gpus = parse_query_csv(&fixture("query-titanv-rtx5880-570.csv")).unwrap();
+        assert_eq!(gpus.len(), 2);
+        assert_eq!(gpus[0].name, "NVIDIA TITAN V");
+        assert_eq!(gpus[0].compute_cap, ComputeCap::parse("7.0"));
+        assert_eq!(gpus[1].index, 1);
+        assert_eq!(gpus[1].compute_cap, ComputeCap::parse("8.9"));
+        assert!(gpus[1].uuid.is_none());
+    }
+
+    #[test]
+    fn csv_not_applicable_values_are_unknown_not_errors() {
+        let csv = "index, name, uuid, memory.total [MiB], compute_cap, mig.mode.current\n\
+                   0, Tesla T4, [N/A], 15360, 7.5, [N/A]\n";
+        let gpus = parse_query_csv(csv).unwrap();
+        assert_eq!(gpus[0].uuid, None);
+        assert_eq!(gpus[0].mig_enabled, None);
+        let gpus = parse_query_csv(&fixture("query-t4-name-memory.csv")).unwrap();
+        assert_eq!(gpus[0].name, "Tesla T4");
+        assert_eq!(gpus[0].index, 0);
+        assert_eq!(gpus[0].memory_total, Some(Bytes(15360 * 1024 * 1024)));
+        let gpus = parse_query_csv(&fixture("query-rtx3090-591.csv")).unwrap();
+        assert_eq!(gpus[0].compute_cap, None);
+    }
+
+    #[test]
+    fn csv_garbage_is_unparseable() {
+        assert!(matches!(
+            parse_query_csv("hello\nworld, again"),
+            Err(SmiFailure::Unparseable { .. })
+        ));
+        assert!(matches!(
+            parse_query_csv(""),
+            Err(SmiFailure::Unparseable { .. })
+        ));
+        assert!(matches!(
+            parse_query_csv("index, name\nzero, x"),
+            Err(SmiFailure::Unparseable { .. })
+        ));
+    }
+
+    #[test]
+    fn banner_before_r610() {
+        let v = parse_versions(&fixture("smi-titanxp-450.txt"));
+        assert_eq!(v.driver.as_deref(), Some("450.57"));
+        assert_eq!(v.cuda.as_deref(), Some("11.0"));
+        assert_eq!(v.smi.as_deref(), Some("450.57"));
+    }
+
+    #[test]
+    fn banner_r610_renamed_fields() {
+        let v = parse_versions(&fixture("smi-b200x2-610.txt"));
+        assert_eq!(v.driver.as_deref(), Some("610.43.02"));
+        assert_eq!(v.cuda.as_deref(), Some("13.3"));
+    }
+
+    #[test]
+    fn banner_smi_and_driver_differ() {
+        // Colab Pro, 2020: the nvidia-smi binary (450.66) is newer than the driver (418.67).
+        let v = parse_versions(&fixture("smi-v100-colab-418.txt"));
+        assert_eq!(v.smi.as_deref(), Some("450.66"));
+        assert_eq!(v.driver.as_deref(), Some("418.67"));
+        assert_eq!(v.cuda.as_deref(), Some("10.1"));
+    }
+
+    #[test]
+    fn banner_without_cuda_version() {
+        let v = parse_versions(&fixture("smi-gtx680x3-331.txt"));
+        assert_eq!(v.driver.as_deref(), Some("331.62"));
+        assert_eq!(v.cuda, None);
+    }
+
+    #[test]
+    fn versions_from_dash_q() {
+        let v = parse_versions(&fixture("q-t4-colab-460.txt"));
+        assert_eq!(v.driver.as_deref(), Some("460.32.03"));
+        assert_eq!(v.cuda.as_deref(), Some("11.2"));
+    }
+
+    #[test]
+    fn list_with_mig_slices() {
+        let listed = parse_list(&fixture("list-a100x4-mig.txt"));
+        assert_eq!(listed.len(), 4);
+        assert_eq!(listed[0].name, "NVIDIA A100-SXM4-80GB");
+        assert_eq!(listed[0].mig_devices.len(), 4);
+        assert_eq!(listed[0].mig_devices[2].profile, "1g.20gb");
+        assert!(listed[0].mig_devices[0].uuid.starts_with("MIG-"));
+        assert!(listed[1].mig_devices.is_empty());
+    }
+
+    #[test]
+    fn unknown_field_of_old_driver() {
+        assert_eq!(
+            unknown_field(&fixture("err-compute-cap-field-470.txt")).as_deref(),
+            Some("compute_cap")
+        );
+        assert_eq!(unknown_field("all good"), None);
+    }
+
+    #[test]
+    fn every_failure_fixture_gets_its_cause() {
+        let cases = [
+            ("err-cannot-communicate.txt", SmiFailure::CannotCommunicate),
+            ("err-version-mismatch.txt", SmiFailure::VersionMismatch),
+            (
+                "err-nvml-unknown-container.txt",
+                SmiFailure::NvmlUnknownError,
+            ),
+            ("err-no-devices.txt", SmiFailure::NoDevices),
+            (
+                "err-libnvidia-ml-missing.txt",
+                SmiFailure::NvmlLibraryMissing,
+            ),
+        ];
+        assert_eq!(
+            classify_failure(Some(9), "\n"),
+            SmiFailure::CannotCommunicate
+        );
+        for (file, want) in cases {
+            assert_eq!(classify_failure(Some(9), &fixture(file)), want, "{file}");
+        }
+        assert!(matches!(
+            classify_failure(Some(3), "Something odd\n"),
+            SmiFailure::Failed {
+                exit_code: Some(3),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn mig_rows_get_their_slices() {
+        let mut gpus = vec![SmiGpu {
+            index: 0,
+            name: "NVIDIA A100-SXM4-80GB".into(),
+            uuid: Some("GPU-513536b6-7d19-9063-b049-1e69664bb298".into()),
+            pci_bus_id: None,
+            memory_total: None,
+            memory_used: None,
+            memory_free: None,
+            driver_version: None,
+            compute_cap: None,
+            mig_enabled: Some(true),
+            mig_devices: vec![],
+        }];
+        attach_mig(&mut gpus, &parse_list(&fixture("list-a100x4-mig.txt")));
+        assert_eq!(gpus[0].mig_devices.len(), 4);
+    }
+}
