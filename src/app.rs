@@ -1,32 +1,38 @@
 //! Dispatch: turns parsed arguments into library calls and decides what goes to stdout (results)
 //! and what to stderr (progress, diagnostics).
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::cli::{CheckArgs, Cli, Command};
+use crate::cli::{BenchArgs, CheckArgs, Cli, Command};
+use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::check::{render_text, run_check, CheckOptions};
+use gpulab::device::{self, DeviceSpec};
 use gpulab::diagnose::Readiness;
+use gpulab::output::{progress, write_atomic};
 
 /// Runs one command. `Ok(code)` for outcomes, `Err` for failures the user must fix.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check(&args),
+        Command::Bench(args) => bench(&args, cli.quiet),
     }
 }
 
-fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    if !(args.smi_timeout.is_finite() && args.smi_timeout > 0.0) {
-        bail!(
-            "--smi-timeout must be a positive number of seconds, got {}",
-            args.smi_timeout
-        );
+fn positive_seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
+    if !(value.is_finite() && value > 0.0) {
+        bail!("{name} must be a positive number of seconds, got {value}");
     }
+    Ok(Duration::from_secs_f64(value))
+}
+
+fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let options = CheckOptions {
         smi_program: args.nvidia_smi.clone(),
-        smi_timeout: Duration::from_secs_f64(args.smi_timeout),
+        smi_timeout: positive_seconds("--smi-timeout", args.smi_timeout)?,
     };
     let report = run_check(&options);
     if args.json {
@@ -46,4 +52,131 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Output files of a command: refused up front if they exist (unless --force), then rewritten
+/// freely during the run.
+fn claim_outputs(paths: &[&Option<PathBuf>], force: bool) -> anyhow::Result<()> {
+    for path in paths.iter().filter_map(|p| p.as_ref()) {
+        if path != Path::new("-") && path.exists() && !force {
+            bail!(
+                "{} exists; pass --force to overwrite it, or choose another name",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn is_stdout(path: &Option<PathBuf>) -> bool {
+    path.as_deref() == Some(Path::new("-"))
+}
+
+fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
+    if let Some(threads) = args.threads {
+        if threads == 0 {
+            bail!("--threads must be at least 1");
+        }
+        // candle reads RAYON_NUM_THREADS for its matmul and rayon for its pool; both happen
+        // later, on first use, so setting it here (before any tensor exists) takes effect.
+        std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+    }
+    let mut devices = Vec::new();
+    for d in &args.device {
+        if d.trim().eq_ignore_ascii_case("all") {
+            devices.extend(device::available());
+        } else {
+            devices.push(DeviceSpec::parse(d)?);
+        }
+    }
+    devices.dedup();
+    let dtypes = args
+        .dtype
+        .iter()
+        .map(|d| bench::parse_dtype(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sizes = if args.sizes.is_empty() {
+        None
+    } else {
+        Some(
+            args.sizes
+                .iter()
+                .map(|s| MatmulShape::parse(s))
+                .collect::<Result<Vec<_>, _>>()?,
+        )
+    };
+    if args.min_runs == 0 {
+        bail!("--min-runs must be at least 1");
+    }
+    let config = BenchConfig {
+        devices,
+        dtypes,
+        sizes,
+        budget: positive_seconds("--budget", args.budget)?,
+        min_runs: args.min_runs,
+        naive: args.naive,
+        ..BenchConfig::default()
+    };
+    claim_outputs(
+        &[&args.json, &args.csv, &args.markdown, &args.plot],
+        args.force,
+    )?;
+    let points = bench::plan(&config);
+    let bar = progress(points.len() as u64, quiet);
+    if let Some((d, t, s)) = points.first() {
+        bar.set_message(format!("{d} {} {s}", bench::dtype_name(*t)));
+    }
+    let mut write_error = None;
+    let report = bench::run(&config, |report, i| {
+        bar.inc(1);
+        if let Some((d, t, s)) = points.get(i + 1) {
+            bar.set_message(format!("{d} {} {s}", bench::dtype_name(*t)));
+        }
+        // Save as we go: an interrupted sweep keeps every finished point.
+        if let Err(e) = write_bench_files(args, report, false) {
+            write_error.get_or_insert(e);
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    write_bench_files(args, &report, true)?;
+    let any_stdout = is_stdout(&args.json) || is_stdout(&args.csv) || is_stdout(&args.markdown);
+    if !any_stdout {
+        print!("{}", bench::export::to_text(&report, args.naive));
+    }
+    let failed = report
+        .results
+        .iter()
+        .any(|r| r.status == PointStatus::Failed);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn write_bench_files(
+    args: &BenchArgs,
+    report: &bench::BenchReport,
+    last: bool,
+) -> anyhow::Result<()> {
+    let outputs: [(&Option<PathBuf>, String); 3] = [
+        (&args.json, serde_json::to_string_pretty(report)? + "\n"),
+        (&args.csv, bench::export::to_csv(report)),
+        (&args.markdown, bench::export::to_markdown(report)),
+    ];
+    for (path, text) in outputs {
+        match path {
+            Some(p) if p == Path::new("-") && last => print!("{text}"),
+            Some(p) if p == Path::new("-") => {}
+            Some(p) => write_atomic(p, text.as_bytes(), true)?,
+            None => {}
+        }
+    }
+    if let (Some(path), true) = (&args.plot, last) {
+        gpulab::plot::write_svg(path, &bench::export::plot_panels(report), true)?;
+    }
+    Ok(())
 }

@@ -22,6 +22,49 @@ pub struct Cli {
 pub enum Command {
     /// Is there a usable NVIDIA GPU? Asks nvidia-smi and Candle, and says why they disagree.
     Check(CheckArgs),
+    /// CPU vs GPU matrix multiplication, measured properly (warm-up, sync, repeats, median).
+    Bench(BenchArgs),
+}
+
+/// `gpulab bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Devices: cpu, cuda:N, or all (every device that opens). Repeat or comma-separate.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub device: Vec<String>,
+    /// dtypes: f32, f16, bf16. Repeat or comma-separate.
+    #[arg(long, value_delimiter = ',', default_value = "f32")]
+    pub dtype: Vec<String>,
+    /// Sizes: N for N×N×N, or MxKxN (e.g. 256,1024,512x1024x256). Default: a sweep per device.
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Vec<String>,
+    /// Seconds of timed calls per point (at least --min-runs calls are made).
+    #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
+    pub budget: f64,
+    /// Fewest timed calls per point.
+    #[arg(long, default_value_t = 10)]
+    pub min_runs: usize,
+    /// CPU threads for the matmul (default: physical cores, as candle picks).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also show the lesson's naive timing (one cold call; on a GPU, one call without synchronize).
+    #[arg(long)]
+    pub naive: bool,
+    /// Write JSON here ('-' for stdout), updated after every point.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write CSV here ('-' for stdout), updated after every point.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write Markdown here ('-' for stdout), updated after every point.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Draw GFLOP/s and speedup against size into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `gpulab check`.

@@ -73,6 +73,14 @@ pub fn detect() -> HostInfo {
     }
 }
 
+/// RAM available for new allocations right now.
+pub fn available_ram() -> Bytes {
+    let system = System::new_with_specifics(
+        RefreshKind::nothing().with_memory(MemoryRefreshKind::nothing().with_ram()),
+    );
+    Bytes(system.available_memory())
+}
+
 /// The widest SIMD level, checked at run time (the binary is built for baseline x86-64).
 pub fn simd_level() -> &'static str {
     #[cfg(target_arch = "x86_64")]

@@ -17,3 +17,11 @@ pub mod nvidia_smi;
 pub mod units;
 
 pub use error::{Error, Result};
+pub mod bench;
+pub mod device;
+pub mod gpus;
+pub mod output;
+pub mod peak;
+pub mod plot;
+pub mod stats;
+pub mod table;

@@ -1,0 +1,145 @@
+//! Devices by name ("cpu", "cuda:0"): opening them, their display names, and their free memory.
+//! The cuda-only half sits behind the `cuda` feature; a CPU build answers "not compiled".
+
+use candle_core::Device;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::units::Bytes;
+
+/// Where to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeviceSpec {
+    /// The host CPU.
+    Cpu,
+    /// A CUDA device by ordinal.
+    Cuda(usize),
+}
+
+impl DeviceSpec {
+    /// Parses "cpu", "cuda", "cuda:N", "gpu" or "gpu:N".
+    pub fn parse(text: &str) -> Result<DeviceSpec> {
+        let t = text.trim().to_ascii_lowercase();
+        if t == "cpu" {
+            return Ok(DeviceSpec::Cpu);
+        }
+        for prefix in ["cuda", "gpu"] {
+            if t == prefix {
+                return Ok(DeviceSpec::Cuda(0));
+            }
+            if let Some(rest) = t.strip_prefix(prefix).and_then(|r| r.strip_prefix(':')) {
+                if let Ok(n) = rest.parse() {
+                    return Ok(DeviceSpec::Cuda(n));
+                }
+            }
+        }
+        Err(Error::Invalid(format!(
+            "unknown device {text:?}: use cpu, cuda:N (e.g. cuda:0) or all"
+        )))
+    }
+
+    /// Opens it.
+    pub fn open(self) -> Result<Device> {
+        Ok(match self {
+            DeviceSpec::Cpu => Device::Cpu,
+            DeviceSpec::Cuda(n) => Device::new_cuda(n)?,
+        })
+    }
+}
+
+impl std::fmt::Display for DeviceSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeviceSpec::Cpu => write!(f, "cpu"),
+            DeviceSpec::Cuda(n) => write!(f, "cuda:{n}"),
+        }
+    }
+}
+
+/// The CPU plus every CUDA device that opens (none on a CPU build).
+pub fn available() -> Vec<DeviceSpec> {
+    let mut all = vec![DeviceSpec::Cpu];
+    all.extend((0..cuda_device_count()).map(DeviceSpec::Cuda));
+    all
+}
+
+/// How many CUDA devices the driver counts (0 on a CPU build or without a driver).
+pub fn cuda_device_count() -> usize {
+    #[cfg(feature = "cuda")]
+    {
+        candle_core::cuda_backend::cudarc::driver::CudaContext::device_count()
+            .map(|n| n.max(0) as usize)
+            .unwrap_or(0)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        0
+    }
+}
+
+/// Display name: the GPU's product name, or the CPU model.
+pub fn name(device: &Device) -> String {
+    #[cfg(feature = "cuda")]
+    if let Ok(cuda) = device.as_cuda_device() {
+        if let Ok(name) = cuda.cuda_stream().context().name() {
+            return name;
+        }
+    }
+    let _ = device;
+    crate::host::detect().cpu_model
+}
+
+/// Compute capability of a CUDA device (None for the CPU).
+pub fn compute_cap(device: &Device) -> Option<crate::nvidia_smi::ComputeCap> {
+    #[cfg(feature = "cuda")]
+    if let Ok(cuda) = device.as_cuda_device() {
+        return cuda
+            .cuda_stream()
+            .context()
+            .compute_capability()
+            .ok()
+            .map(|(major, minor)| crate::nvidia_smi::ComputeCap {
+                major: major as u32,
+                minor: minor as u32,
+            });
+    }
+    let _ = device;
+    None
+}
+
+/// Memory free for new tensors: the GPU's free memory, or the host's available RAM.
+pub fn free_memory(device: &Device) -> Option<Bytes> {
+    #[cfg(feature = "cuda")]
+    if let Ok(cuda) = device.as_cuda_device() {
+        return cuda
+            .cuda_stream()
+            .context()
+            .mem_get_info()
+            .ok()
+            .map(|(free, _)| Bytes(free as u64));
+    }
+    let _ = device;
+    Some(crate::host::available_ram())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_device_names() {
+        assert_eq!(DeviceSpec::parse("cpu").unwrap(), DeviceSpec::Cpu);
+        assert_eq!(DeviceSpec::parse("CUDA:1").unwrap(), DeviceSpec::Cuda(1));
+        assert_eq!(DeviceSpec::parse("gpu").unwrap(), DeviceSpec::Cuda(0));
+        assert!(DeviceSpec::parse("tpu").is_err());
+        assert!(DeviceSpec::parse("cuda:x").is_err());
+        assert_eq!(DeviceSpec::Cuda(2).to_string(), "cuda:2");
+    }
+
+    #[test]
+    fn cpu_opens_and_has_memory() {
+        let dev = DeviceSpec::Cpu.open().unwrap();
+        assert!(free_memory(&dev).unwrap().0 > 0);
+        assert!(compute_cap(&dev).is_none());
+    }
+}

@@ -1,0 +1,162 @@
+//! One table type for every tabular output: the terminal, Markdown and CSV render the same rows,
+//! so they cannot drift apart (hyperfine's MarkupExporter idea).
+
+/// Column alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    /// Text.
+    Left,
+    /// Numbers.
+    Right,
+}
+
+/// A table: a header and rows of cells, all strings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Per-column alignment (defaults to left).
+    pub align: Vec<Align>,
+    /// Rows; each as long as the header.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these columns; names ending in a space-separated unit stay as written.
+    pub fn new(header: &[&str], align: &[Align]) -> Table {
+        Table {
+            header: header.iter().map(|h| h.to_string()).collect(),
+            align: align.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row.
+    pub fn push(&mut self, row: Vec<String>) {
+        debug_assert_eq!(row.len(), self.header.len(), "row width");
+        self.rows.push(row);
+    }
+
+    fn widths(&self) -> Vec<usize> {
+        let mut w: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
+        for row in &self.rows {
+            for (i, cell) in row.iter().enumerate() {
+                w[i] = w[i].max(cell.chars().count());
+            }
+        }
+        w
+    }
+
+    fn pad(&self, i: usize, cell: &str, width: usize) -> String {
+        let fill = width.saturating_sub(cell.chars().count());
+        match self.align.get(i).copied().unwrap_or(Align::Left) {
+            Align::Left => format!("{cell}{}", " ".repeat(fill)),
+            Align::Right => format!("{}{cell}", " ".repeat(fill)),
+        }
+    }
+
+    /// Aligned plain text for the terminal.
+    pub fn to_text(&self) -> String {
+        let w = self.widths();
+        let line = |cells: &[String]| {
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| self.pad(i, c, w[i]))
+                .collect::<Vec<_>>()
+                .join("  ")
+                .trim_end()
+                .to_string()
+        };
+        let mut out = line(&self.header);
+        out.push('\n');
+        out.push_str(
+            &w.iter()
+                .map(|n| "-".repeat(*n))
+                .collect::<Vec<_>>()
+                .join("  "),
+        );
+        out.push('\n');
+        for row in &self.rows {
+            out.push_str(&line(row));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A GitHub-flavoured Markdown table.
+    pub fn to_markdown(&self) -> String {
+        let esc = |c: &str| c.replace('|', "\\|");
+        let mut out = format!(
+            "| {} |\n",
+            self.header
+                .iter()
+                .map(|h| esc(h))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        out.push_str(&format!(
+            "|{}|\n",
+            (0..self.header.len())
+                .map(|i| match self.align.get(i) {
+                    Some(Align::Right) => "---:",
+                    _ => "---",
+                })
+                .collect::<Vec<_>>()
+                .join("|")
+        ));
+        for row in &self.rows {
+            out.push_str(&format!(
+                "| {} |\n",
+                row.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" | ")
+            ));
+        }
+        out
+    }
+
+    /// RFC 4180 CSV: fields with a comma, quote or newline are quoted, quotes doubled.
+    pub fn to_csv(&self) -> String {
+        let field = |c: &str| {
+            if c.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.to_string()
+            }
+        };
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(self.rows.iter()) {
+            out.push_str(&row.iter().map(|c| field(c)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Table {
+        let mut t = Table::new(&["name", "GFLOP/s"], &[Align::Left, Align::Right]);
+        t.push(vec!["cpu".into(), "207.1".into()]);
+        t.push(vec!["a, \"b\"|c".into(), "9".into()]);
+        t
+    }
+
+    #[test]
+    fn renders_the_same_rows_three_ways() {
+        let t = sample();
+        assert_eq!(
+            t.to_text(),
+            "name      GFLOP/s\n--------  -------\ncpu         207.1\na, \"b\"|c        9\n"
+        );
+        assert_eq!(
+            t.to_markdown(),
+            "| name | GFLOP/s |\n|---|---:|\n| cpu | 207.1 |\n| a, \"b\"\\|c | 9 |\n"
+        );
+        assert_eq!(
+            t.to_csv(),
+            "name,GFLOP/s\ncpu,207.1\n\"a, \"\"b\"\"|c\",9\n"
+        );
+    }
+}
