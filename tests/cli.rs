@@ -263,3 +263,122 @@ fn nonsense_timeout_is_a_clear_error() {
         .code(2)
         .stderr(predicate::str::contains("--smi-timeout must be a positive"));
 }
+
+#[test]
+fn bench_cpu_tiny_writes_every_export_and_refuses_to_clobber() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let csv = dir.path().join("b.csv");
+    let md = dir.path().join("b.md");
+    let svg = dir.path().join("b.svg");
+    let args = |extra: &[&str]| {
+        let mut v: Vec<String> = [
+            "bench",
+            "--device",
+            "cpu",
+            "--dtype",
+            "f32,bf16",
+            "--sizes",
+            "32,16x48x24",
+            "--budget",
+            "0.02",
+            "--min-runs",
+            "3",
+            "--naive",
+            "--quiet",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for (flag, p) in [
+            ("--json", &json),
+            ("--csv", &csv),
+            ("--markdown", &md),
+            ("--plot", &svg),
+        ] {
+            v.push(flag.into());
+            v.push(p.display().to_string());
+        }
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(args(&[]))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("cold"))
+        .stdout(predicate::str::contains("16x48x24"));
+    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["schema"], "gpulab.bench");
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    for r in results {
+        assert_eq!(r["status"], "ok", "{r}");
+        let t = &r["time"];
+        let (min, med, max) = (
+            t["min"].as_f64().unwrap(),
+            t["median"].as_f64().unwrap(),
+            t["max"].as_f64().unwrap(),
+        );
+        assert!(min <= med && med <= max);
+        assert!(r["gflops"].as_f64().unwrap().is_finite());
+        let c = &r["correctness"];
+        assert!(c["samples"].as_u64().unwrap() > 0);
+        assert!(c["max_rel_error"].as_f64().unwrap() <= c["tolerance"].as_f64().unwrap());
+    }
+    assert_eq!(fs::read_to_string(&csv).unwrap().lines().count(), 5);
+    assert!(fs::read_to_string(&md).unwrap().contains("| cpu | bf16 |"));
+    assert!(fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    // A second run without --force must not touch what the first wrote.
+    let before = fs::read_to_string(&json).unwrap();
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(args(&[]))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(fs::read_to_string(&json).unwrap(), before);
+}
+
+#[test]
+fn bench_rejects_nonsense_clearly() {
+    for (flag, value, message) in [
+        ("--sizes", "12XB", "is not N or MxKxN"),
+        ("--sizes", "0", "zero dimension"),
+        ("--dtype", "int3", "unknown dtype"),
+        ("--device", "tpu:0", "unknown device"),
+        ("--budget", "0", "--budget must be a positive"),
+    ] {
+        Command::cargo_bin("gpulab")
+            .unwrap()
+            .args(["bench", flag, value])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn bench_json_to_stdout_is_pure_json() {
+    let out = Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "bench",
+            "--device",
+            "cpu",
+            "--sizes",
+            "16",
+            "--budget",
+            "0.01",
+            "--min-runs",
+            "2",
+            "--json",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["results"][0]["shape"]["n"], 16);
+}
