@@ -25,3 +25,7 @@ pub mod peak;
 pub mod plot;
 pub mod stats;
 pub mod table;
+pub mod models;
+pub mod alloc;
+pub mod optim;
+pub mod measure;

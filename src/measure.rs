@@ -1,0 +1,683 @@
+//! `gpulab measure`: runs a real Candle training step and records where every byte goes, phase
+//! by phase, so the lesson's "2 bytes per parameter" becomes a measured table.
+//!
+//! Two independent views are kept and compared:
+//! - **measured**: live bytes and high-water marks from the memory itself — the counting global
+//!   allocator on the CPU ([`crate::alloc`]), the CUDA stream-ordered pool's used-memory counters
+//!   on a GPU;
+//! - **accounted**: bytes of the tensors we can name — parameters (the VarMap), optimizer state,
+//!   the batch, the activations the autograd graph keeps alive (every non-parameter node
+//!   `loss.sorted_nodes()` reaches, storage shared by views counted once), and the gradient
+//!   store (parameter gradients, and the gradients Candle also keeps for non-parameter leaves).
+//!
+//! The ledger at the step's peak is accounted tensors + the phase's transient temporaries
+//! (measured: peak − live at the phase's end) against the measured peak; what is left is
+//! non-tensor overhead (graph nodes, hash maps, allocator rounding) and is shown, not hidden.
+//!
+//! Phases: weights → optimizer state → batch → forward (loss kept alive, as in
+//! `opt.backward_step(&loss)`) → backward (gradient store) → optimizer update → after the step.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{VarBuilder, VarMap};
+use serde::{Deserialize, Serialize};
+
+use crate::device::{self, DeviceSpec};
+use crate::error::{Error, Result};
+use crate::models::{random_batch, Model, ModelConfig};
+use crate::optim::{Opt, OptimizerKind};
+use crate::units::Bytes;
+
+/// Version of the measure JSON layout.
+pub const MEASURE_SCHEMA_VERSION: u32 = 1;
+
+/// One configuration to measure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasureConfig {
+    /// Model and batch.
+    pub model: ModelConfig,
+    /// Parameter dtype.
+    #[serde(with = "dtype_serde")]
+    pub dtype: DType,
+    /// Optimizer.
+    pub optimizer: OptimizerKind,
+    /// Device.
+    pub device: DeviceSpec,
+}
+
+/// serde for Candle's DType as "f32"/"bf16"/"f16".
+pub mod dtype_serde {
+    use candle_core::DType;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the short name.
+    pub fn serialize<S: Serializer>(dtype: &DType, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(crate::bench::dtype_name(*dtype))
+    }
+
+    /// Reads the short name.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DType, D::Error> {
+        let text = String::deserialize(d)?;
+        crate::bench::parse_dtype(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A phase of the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Building the parameters.
+    Weights,
+    /// Creating the optimizer (its state).
+    OptimizerState,
+    /// Creating the batch.
+    Batch,
+    /// Forward pass to the loss.
+    Forward,
+    /// `loss.backward()`.
+    Backward,
+    /// `optimizer.step(&grads)`.
+    OptimizerStep,
+    /// After dropping the gradients and the loss.
+    AfterStep,
+}
+
+impl Phase {
+    /// Name as printed.
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::Weights => "weights",
+            Phase::OptimizerState => "optimizer state",
+            Phase::Batch => "batch",
+            Phase::Forward => "forward",
+            Phase::Backward => "backward",
+            Phase::OptimizerStep => "optimizer step",
+            Phase::AfterStep => "after step",
+        }
+    }
+}
+
+/// Measured memory of one phase, relative to the baseline before the model existed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PhaseMemory {
+    /// The phase.
+    pub phase: Phase,
+    /// Live bytes when it started.
+    pub live_before: Bytes,
+    /// Live bytes when it ended.
+    pub live_after: Bytes,
+    /// Highest live bytes during it.
+    pub peak: Bytes,
+    /// Wall time of the phase, seconds.
+    pub elapsed_s: f64,
+}
+
+impl PhaseMemory {
+    /// Bytes that came and went inside the phase: peak above the higher of start and end.
+    pub fn transient(&self) -> Bytes {
+        Bytes(self.peak.0.saturating_sub(self.live_before.0.max(self.live_after.0)))
+    }
+}
+
+/// Bytes of the tensors we can name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Accounted {
+    /// Parameters.
+    pub weights: Bytes,
+    /// Optimizer state (measured at creation).
+    pub optimizer_state: Bytes,
+    /// Inputs and labels.
+    pub batch: Bytes,
+    /// Non-parameter graph nodes kept alive by the loss.
+    pub activations: Bytes,
+    /// Gradients of parameters.
+    pub param_gradients: Bytes,
+    /// Gradients Candle keeps for everything else (the mask, the input).
+    pub other_gradients: Bytes,
+    /// Backward-pass tensors kept alive by the gradients' own op history (Candle does not detach
+    /// accumulated gradients): measured as what dropping the gradient store frees beyond them.
+    pub gradient_graph: Bytes,
+}
+
+/// One row of the ledger.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LedgerRow {
+    /// Category.
+    pub category: String,
+    /// Bytes at the peak.
+    pub bytes: Bytes,
+}
+
+/// The ledger at the step's peak.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    /// The phase whose high-water mark is the step's peak.
+    pub peak_phase: Phase,
+    /// The rows (tensors live at the end of the peak phase, plus its transient temporaries).
+    pub rows: Vec<LedgerRow>,
+    /// Sum of the rows.
+    pub accounted: Bytes,
+    /// Measured peak.
+    pub measured_peak: Bytes,
+    /// measured_peak − accounted (negative is shown as 0 with `over_accounted` set).
+    pub unexplained: Bytes,
+    /// unexplained / measured_peak.
+    pub unexplained_share: f64,
+    /// True when accounted exceeds measured (should not happen; a sign of double counting).
+    pub over_accounted: bool,
+}
+
+/// Bytes per parameter, measured.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PerParam {
+    /// Weights.
+    pub weights: f64,
+    /// Parameter gradients.
+    pub gradients: f64,
+    /// Optimizer state.
+    pub optimizer_state: f64,
+    /// Everything at the peak, per parameter (includes activations: depends on the batch).
+    pub peak: f64,
+}
+
+/// Everything measured for one configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepMeasurement {
+    /// What was measured.
+    pub config: MeasureConfig,
+    /// "gpt d128 L2 …".
+    pub description: String,
+    /// Trainable parameters.
+    pub params: u64,
+    /// The loss of the step (finite, or the step is reported as failed).
+    pub loss: f32,
+    /// How memory was read: "counting allocator" or "cuda mem pool".
+    pub method: String,
+    /// Device memory in use before the model existed (CUDA: context, libraries, other processes).
+    pub baseline: Bytes,
+    /// Bytes a first (warm-up) step left behind for good: library workspaces and caches.
+    pub workspace: Bytes,
+    /// Each phase.
+    pub phases: Vec<PhaseMemory>,
+    /// Named tensors.
+    pub accounted: Accounted,
+    /// The ledger at the peak.
+    pub ledger: Ledger,
+    /// Per-parameter bytes.
+    pub per_param: PerParam,
+    /// Wall time of the whole step, seconds.
+    pub elapsed_s: f64,
+}
+
+/// Reads live bytes and a resettable high-water mark on one device.
+enum Meter {
+    Cpu,
+    #[cfg(feature = "cuda")]
+    Cuda(cuda::PoolMeter),
+}
+
+impl Meter {
+    fn new(dev: &Device) -> Result<Meter> {
+        #[cfg(feature = "cuda")]
+        if dev.is_cuda() {
+            return Ok(Meter::Cuda(cuda::PoolMeter::new(dev)?));
+        }
+        let _ = dev;
+        Ok(Meter::Cpu)
+    }
+
+    fn method(&self) -> &'static str {
+        match self {
+            Meter::Cpu => "counting allocator (every heap byte of the process)",
+            #[cfg(feature = "cuda")]
+            Meter::Cuda(_) => "CUDA stream-ordered pool: USED_MEM_CURRENT / USED_MEM_HIGH",
+        }
+    }
+
+    fn current(&self) -> u64 {
+        match self {
+            Meter::Cpu => crate::alloc::current(),
+            #[cfg(feature = "cuda")]
+            Meter::Cuda(m) => m.current(),
+        }
+    }
+
+    fn peak(&self) -> u64 {
+        match self {
+            Meter::Cpu => crate::alloc::peak(),
+            #[cfg(feature = "cuda")]
+            Meter::Cuda(m) => m.peak(),
+        }
+    }
+
+    fn reset_peak(&self) {
+        match self {
+            Meter::Cpu => crate::alloc::reset_peak(),
+            #[cfg(feature = "cuda")]
+            Meter::Cuda(m) => m.reset_peak(),
+        }
+    }
+
+    fn baseline_device_use(&self) -> Bytes {
+        match self {
+            Meter::Cpu => Bytes(0),
+            #[cfg(feature = "cuda")]
+            Meter::Cuda(m) => m.device_used(),
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+mod cuda {
+    //! Reads the CUDA default memory pool's counters: cudarc allocates with cuMemAllocAsync from
+    //! that pool when the device supports it, so USED_MEM_CURRENT is the bytes of live tensors
+    //! and USED_MEM_HIGH its high-water mark, resettable (memory-anchors.md §5).
+    #![allow(unsafe_code)]
+    use super::*;
+    use candle_core::cuda_backend::cudarc::driver::{result, sys, CudaContext};
+    use std::sync::Arc;
+
+    pub(super) struct PoolMeter {
+        ctx: Arc<CudaContext>,
+        stream: Arc<candle_core::cuda_backend::cudarc::driver::CudaStream>,
+        pool: sys::CUmemoryPool,
+    }
+
+    impl PoolMeter {
+        pub(super) fn new(dev: &Device) -> Result<PoolMeter> {
+            let cuda = dev.as_cuda_device()?;
+            let stream = cuda.cuda_stream();
+            let ctx = stream.context().clone();
+            if !ctx.has_async_alloc() {
+                return Err(Error::Invalid(
+                    "this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead".into(),
+                ));
+            }
+            ctx.bind_to_thread().map_err(candle_core::Error::wrap)?;
+            // SAFETY: the device handle comes from a live context.
+            let pool = unsafe { result::device::get_default_mem_pool(ctx.cu_device()) }
+                .map_err(candle_core::Error::wrap)?;
+            Ok(PoolMeter { ctx, stream, pool })
+        }
+
+        fn attr(&self, attr: sys::CUmemPool_attribute) -> u64 {
+            let _ = self.stream.synchronize();
+            let mut value: u64 = 0;
+            // SAFETY: the pool is the device's default pool, and these attributes are cuuint64_t.
+            let ok = unsafe {
+                result::mem_pool::get_attribute(self.pool, attr, &mut value as *mut u64 as *mut _)
+            };
+            if ok.is_ok() {
+                value
+            } else {
+                0
+            }
+        }
+
+        pub(super) fn current(&self) -> u64 {
+            self.attr(sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT)
+        }
+
+        pub(super) fn peak(&self) -> u64 {
+            self.attr(sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH)
+        }
+
+        pub(super) fn reset_peak(&self) {
+            let _ = self.stream.synchronize();
+            let mut zero: u64 = 0;
+            // SAFETY: as above; setting USED_MEM_HIGH to 0 resets it to the current level.
+            let _ = unsafe {
+                result::mem_pool::set_attribute(
+                    self.pool,
+                    sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+                    &mut zero as *mut u64 as *mut _,
+                )
+            };
+        }
+
+        pub(super) fn device_used(&self) -> Bytes {
+            match self.ctx.mem_get_info() {
+                Ok((free, total)) => Bytes((total - free) as u64),
+                Err(_) => Bytes(0),
+            }
+        }
+    }
+}
+
+/// Identity of a tensor's storage (shared by its views) and its size in bytes. On the CPU the
+/// size is the storage's real length: a gradient can be a small view of a larger buffer, and the
+/// whole buffer is what stays alive. Elsewhere it is the furthest element the view reaches.
+fn storage_span(t: &Tensor) -> (usize, u64) {
+    use candle_core::{CpuStorage, Storage};
+    let (storage, layout) = t.storage_and_layout();
+    let key = &*storage as *const Storage as usize;
+    if let Storage::Cpu(cpu) = &*storage {
+        let bytes = match cpu {
+            CpuStorage::U8(v) => Some(v.len()),
+            CpuStorage::U32(v) => Some(v.len() * 4),
+            CpuStorage::I16(v) => Some(v.len() * 2),
+            CpuStorage::I32(v) => Some(v.len() * 4),
+            CpuStorage::I64(v) => Some(v.len() * 8),
+            CpuStorage::BF16(v) => Some(v.len() * 2),
+            CpuStorage::F16(v) => Some(v.len() * 2),
+            CpuStorage::F32(v) => Some(v.len() * 4),
+            CpuStorage::F64(v) => Some(v.len() * 8),
+            _ => None,
+        };
+        if let Some(bytes) = bytes {
+            return (key, bytes as u64);
+        }
+    }
+    // Broadcast dimensions (stride 0) add nothing, so a mask broadcast over batch and heads
+    // counts as the one (s, s) buffer it really is.
+    let reach: usize = layout
+        .dims()
+        .iter()
+        .zip(layout.stride())
+        .map(|(&d, &st)| d.saturating_sub(1) * st)
+        .sum();
+    let span = if layout.shape().elem_count() == 0 {
+        0
+    } else {
+        layout.start_offset() + reach + 1
+    };
+    (key, (span * t.dtype().size_in_bytes()) as u64)
+}
+
+/// Sums storage bytes, counting a storage shared by several tensors once (at its largest span)
+/// and skipping storages in `exclude`.
+fn unique_bytes<'a>(tensors: impl Iterator<Item = &'a Tensor>, exclude: &HashMap<usize, u64>) -> u64 {
+    let mut seen: HashMap<usize, u64> = HashMap::new();
+    for t in tensors {
+        let (key, bytes) = storage_span(t);
+        if exclude.contains_key(&key) {
+            continue;
+        }
+        let e = seen.entry(key).or_insert(0);
+        *e = (*e).max(bytes);
+    }
+    seen.values().sum()
+}
+
+/// A rough upper estimate of one step's bytes, used only to refuse what cannot fit before
+/// starting: parameters × (weights + grads + state), plus activations at ~40 values per hidden
+/// unit and sample (GPT adds the attention matrices, per head and layer).
+pub fn rough_estimate(config: &MeasureConfig) -> Bytes {
+    let m = &config.model;
+    let size = config.dtype.size_in_bytes() as u64;
+    let params = m.param_count();
+    let states = 2 + config.optimizer.states_per_param();
+    let b = m.batch as u64;
+    let activations = match m.family {
+        crate::models::Family::Mlp => {
+            b * (m.mlp_input as u64 + m.mlp_hidden.iter().sum::<usize>() as u64) * 8
+        }
+        crate::models::Family::Gpt => {
+            let (s, d, l, h) = (m.seq_len as u64, m.d_model as u64, m.layers as u64, m.heads as u64);
+            b * s * (l * (40 * d + 6 * h * s) + 4 * m.vocab as u64)
+        }
+        crate::models::Family::Cnn => {
+            let px = (m.image_size * m.image_size) as u64;
+            b * px * (3 + 6 * m.channels[0] as u64 + 2 * m.channels[1] as u64)
+        }
+    };
+    // Gradients of intermediates roughly double the activations.
+    Bytes(params * states * size + 2 * activations * size.max(4))
+}
+
+/// Runs one measured training step. Takes the measurement lock: nothing else in this process
+/// should allocate meanwhile.
+pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
+    config.model.validate()?;
+    let _guard = crate::alloc::MEASURE_LOCK
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let dev = config.device.open()?;
+    if config.dtype == DType::BF16 {
+        if let Some(cap) = device::compute_cap(&dev) {
+            if !cap.supports_bf16() {
+                return Err(Error::Invalid(format!(
+                    "{} has compute capability {cap}, which has no bf16: use --dtype f32 or f16",
+                    config.device
+                )));
+            }
+        }
+    }
+    let estimate = rough_estimate(config);
+    if let Some(free) = device::free_memory(&dev) {
+        if estimate.0 > free.0 / 10 * 9 {
+            return Err(Error::Invalid(format!(
+                "{} with {} and {} needs roughly {estimate}, but {} has {free} free: lower the batch or the model size",
+                config.model.describe(),
+                crate::bench::dtype_name(config.dtype),
+                config.optimizer.name(),
+                config.device
+            )));
+        }
+    }
+    let meter = Meter::new(&dev)?;
+    let started = Instant::now();
+    // Warm-up: one untimed step first, so lazily created, then cached buffers (gemm's
+    // thread-local packing buffers, cuBLAS workspaces, loaded kernels) exist before the
+    // baseline and are not mistaken for the step's memory. What stays is reported on its own.
+    let before_warmup = meter.current();
+    warm_up(config, &dev)?;
+    dev.synchronize()?;
+    let workspace = Bytes(meter.current().saturating_sub(before_warmup));
+    let device_baseline = meter.baseline_device_use();
+    let base = meter.current();
+    let live = || Bytes(meter.current().saturating_sub(base));
+    let mut phases = Vec::new();
+    let run_phase = |phase: Phase, f: &mut dyn FnMut() -> Result<()>| -> Result<PhaseMemory> {
+        dev.synchronize()?;
+        let before = live();
+        meter.reset_peak();
+        let t = Instant::now();
+        f()?;
+        dev.synchronize()?;
+        Ok(PhaseMemory {
+            phase,
+            live_before: before,
+            live_after: live(),
+            peak: Bytes(meter.peak().saturating_sub(base)),
+            elapsed_s: t.elapsed().as_secs_f64(),
+        })
+    };
+
+    let varmap = VarMap::new();
+    let mut model = None;
+    phases.push(run_phase(Phase::Weights, &mut || {
+        let vb = VarBuilder::from_varmap(&varmap, config.dtype, &dev);
+        model = Some(Model::build(&config.model, vb)?);
+        Ok(())
+    })?);
+    let model = model.expect("built in the weights phase");
+    let vars = varmap.all_vars();
+    let var_storages: HashMap<usize, u64> = vars.iter().map(|v| storage_span(v.as_tensor())).collect();
+    let weights_bytes: u64 = var_storages.values().sum();
+    let params: u64 = vars.iter().map(|v| v.elem_count() as u64).sum();
+
+    let mut opt = None;
+    phases.push(run_phase(Phase::OptimizerState, &mut || {
+        opt = Some(Opt::new(config.optimizer, vars.clone(), config.dtype)?);
+        Ok(())
+    })?);
+    let mut opt = opt.expect("built in the optimizer phase");
+    let optimizer_bytes = phases[1].live_after.0.saturating_sub(phases[1].live_before.0);
+
+    let mut batch = None;
+    phases.push(run_phase(Phase::Batch, &mut || {
+        batch = Some(random_batch(&config.model, config.dtype, &dev)?);
+        Ok(())
+    })?);
+    let (x, y) = batch.expect("made in the batch phase");
+    let batch_bytes = (x.elem_count() * x.dtype().size_in_bytes()
+        + y.elem_count() * y.dtype().size_in_bytes()) as u64;
+
+    let mut loss = None;
+    phases.push(run_phase(Phase::Forward, &mut || {
+        loss = Some(model.loss(&x, &y)?);
+        Ok(())
+    })?);
+    let loss = loss.expect("computed in the forward phase");
+    let loss_value = loss.to_dtype(DType::F32)?.to_scalar::<f32>()?;
+    let nodes = loss.sorted_nodes();
+    let mut graph_exclude = var_storages.clone();
+    // The batch is data, not an activation.
+    graph_exclude.extend([storage_span(&x), storage_span(&y)]);
+    let activation_bytes = unique_bytes(
+        nodes.iter().copied().filter(|t| !t.is_variable()),
+        &graph_exclude,
+    );
+    drop(nodes);
+
+    let mut grads = None;
+    phases.push(run_phase(Phase::Backward, &mut || {
+        grads = Some(loss.backward()?);
+        Ok(())
+    })?);
+    let grads = grads.expect("computed in the backward phase");
+    let var_ids: std::collections::HashSet<_> = vars.iter().map(|v| v.as_tensor().id()).collect();
+    let grad_tensors: Vec<(bool, &Tensor)> = grads
+        .get_ids()
+        .filter_map(|id| grads.get_id(*id).map(|t| (var_ids.contains(id), t)))
+        .collect();
+    let none = HashMap::new();
+    let param_grad_bytes = unique_bytes(grad_tensors.iter().filter(|(p, _)| *p).map(|(_, t)| *t), &none);
+    let other_grad_bytes = unique_bytes(grad_tensors.iter().filter(|(p, _)| !*p).map(|(_, t)| *t), &none);
+    drop(grad_tensors);
+
+    phases.push(run_phase(Phase::OptimizerStep, &mut || {
+        opt.step(&grads)?;
+        Ok(())
+    })?);
+    // After the step: the gradients and the graph go; weights, state and batch stay. What
+    // dropping the gradient store frees beyond the gradients themselves is the backward graph
+    // that Candle's non-detached gradients keep alive (e.g. conv backward's inputs).
+    let mut held_grads = Some(grads);
+    let mut held_loss = Some(loss);
+    let mut grads_freed = 0u64;
+    phases.push(run_phase(Phase::AfterStep, &mut || {
+        let before = live();
+        drop(held_grads.take());
+        dev.synchronize()?;
+        grads_freed = before.0.saturating_sub(live().0);
+        drop(held_loss.take());
+        Ok(())
+    })?);
+
+    if !loss_value.is_finite() {
+        return Err(Error::Invalid(format!(
+            "the loss is {loss_value}: {} training is numerically broken for this configuration",
+            crate::bench::dtype_name(config.dtype)
+        )));
+    }
+
+    let accounted = Accounted {
+        weights: Bytes(weights_bytes),
+        optimizer_state: Bytes(optimizer_bytes),
+        batch: Bytes(batch_bytes),
+        activations: Bytes(activation_bytes),
+        param_gradients: Bytes(param_grad_bytes),
+        other_gradients: Bytes(other_grad_bytes),
+        gradient_graph: Bytes(grads_freed.saturating_sub(param_grad_bytes + other_grad_bytes)),
+    };
+    let ledger = ledger(&phases, &accounted);
+    let p = params.max(1) as f64;
+    let per_param = PerParam {
+        weights: phases[0].live_after.0 as f64 / p,
+        gradients: param_grad_bytes as f64 / p,
+        optimizer_state: optimizer_bytes as f64 / p,
+        peak: ledger.measured_peak.0 as f64 / p,
+    };
+    Ok(StepMeasurement {
+        config: config.clone(),
+        description: config.model.describe(),
+        params,
+        loss: loss_value,
+        method: meter.method().to_string(),
+        baseline: device_baseline,
+        workspace,
+        phases,
+        accounted,
+        ledger,
+        per_param,
+        elapsed_s: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn warm_up(config: &MeasureConfig, dev: &Device) -> Result<()> {
+    let varmap = VarMap::new();
+    let model = Model::build(&config.model, VarBuilder::from_varmap(&varmap, config.dtype, dev))?;
+    let mut opt = Opt::new(config.optimizer, varmap.all_vars(), config.dtype)?;
+    let (x, y) = random_batch(&config.model, config.dtype, dev)?;
+    let loss = model.loss(&x, &y)?;
+    opt.step(&loss.backward()?)?;
+    Ok(())
+}
+
+/// Builds the ledger at the peak phase: the tensors live at its end plus its transient bytes.
+pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
+    // The first phase to reach the highest mark (later phases that only start there, like
+    // "after step", do not set it).
+    let mut peak = *phases.first().expect("a step has phases");
+    for p in phases {
+        if p.peak > peak.peak {
+            peak = *p;
+        }
+    }
+    let after = |phase: Phase| phases.iter().position(|p| p.phase == phase).unwrap_or(0);
+    let at = after(peak.phase);
+    let live = |phase: Phase| at >= after(phase) && peak.phase != Phase::AfterStep;
+    let mut rows = vec![
+        LedgerRow {
+            category: "weights".into(),
+            bytes: a.weights,
+        },
+        LedgerRow {
+            category: "optimizer state".into(),
+            bytes: a.optimizer_state,
+        },
+        LedgerRow {
+            category: "batch".into(),
+            bytes: a.batch,
+        },
+    ];
+    if live(Phase::Forward) {
+        rows.push(LedgerRow {
+            category: "activations (kept by the graph)".into(),
+            bytes: a.activations,
+        });
+    }
+    if live(Phase::Backward) {
+        rows.push(LedgerRow {
+            category: "gradients of parameters".into(),
+            bytes: a.param_gradients,
+        });
+        rows.push(LedgerRow {
+            category: "gradients of non-parameters".into(),
+            bytes: a.other_gradients,
+        });
+        rows.push(LedgerRow {
+            category: "backward graph held by gradients".into(),
+            bytes: a.gradient_graph,
+        });
+    }
+    rows.push(LedgerRow {
+        category: format!("temporaries ({})", peak.phase.label()),
+        bytes: peak.transient(),
+    });
+    let accounted: u64 = rows.iter().map(|r| r.bytes.0).sum();
+    let measured = peak.peak.0;
+    Ledger {
+        peak_phase: peak.phase,
+        rows,
+        accounted: Bytes(accounted),
+        measured_peak: Bytes(measured),
+        unexplained: Bytes(measured.saturating_sub(accounted)),
+        unexplained_share: measured.saturating_sub(accounted) as f64 / measured.max(1) as f64,
+        over_accounted: accounted > measured,
+    }
+}

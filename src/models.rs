@@ -1,0 +1,478 @@
+//! The small models whose training step `measure` runs, standing for the course's training
+//! lessons (shared/docs/lessons.md): an MNIST-sized MLP (03/11), a GPT-style decoder (19/35,
+//! 19/36, 07/14), and a small CNN (04/04). Shapes are parameters; defaults are small enough for
+//! a 2-core CPU.
+//!
+//! Written for training in Candle: layer norm, softmax and the loss use the composite ops that
+//! have a backward pass (candle-nn's fused LayerNorm and `softmax_last_dim` have none and would
+//! silently leave parameters without gradients; shared/docs/measured.md). The loss is computed
+//! in f32 whatever the model's dtype, because CPU reductions accumulate in the tensor's dtype.
+//!
+//! Parameter counts, with the formulas in [`ModelConfig::param_count`]:
+//! - MLP `in → h₁ → … → out`: Σ (inᵢ·outᵢ + outᵢ).
+//! - GPT: V·d + S·d + L·(12d² + 13d) + 2d + d·V (untied head; the block is the GPT-2 block:
+//!   qkv 3d²+3d, proj d²+d, fc1 4d²+4d, fc2 4d²+d, two layer norms 4d).
+//! - CNN: 3·c₁·9 + c₁ + c₁·c₂·9 + c₂ + c₂·(s/4)²·classes + classes.
+
+use candle_core::{DType, Device, Module, Tensor, D};
+use candle_nn::{Conv2d, Conv2dConfig, Embedding, Linear, VarBuilder};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Which model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Multi-layer perceptron on flat inputs.
+    Mlp,
+    /// GPT-style decoder-only transformer.
+    Gpt,
+    /// Small convolutional network on images.
+    Cnn,
+}
+
+impl Family {
+    /// Parses "mlp", "gpt" (or "transformer"), "cnn".
+    pub fn parse(text: &str) -> Result<Family> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "mlp" => Ok(Family::Mlp),
+            "gpt" | "transformer" => Ok(Family::Gpt),
+            "cnn" | "conv" => Ok(Family::Cnn),
+            other => Err(Error::Invalid(format!(
+                "unknown model {other:?}: use mlp, gpt or cnn"
+            ))),
+        }
+    }
+
+    /// Name as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Mlp => "mlp",
+            Family::Gpt => "gpt",
+            Family::Cnn => "cnn",
+        }
+    }
+}
+
+/// The shape of a model and its batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelConfig {
+    /// Family.
+    pub family: Family,
+    /// Batch size.
+    pub batch: usize,
+    /// MLP: input width (784 = 28×28 MNIST).
+    pub mlp_input: usize,
+    /// MLP: hidden widths.
+    pub mlp_hidden: Vec<usize>,
+    /// MLP and CNN: classes.
+    pub classes: usize,
+    /// GPT: vocabulary.
+    pub vocab: usize,
+    /// GPT: model width d.
+    pub d_model: usize,
+    /// GPT: attention heads.
+    pub heads: usize,
+    /// GPT: blocks.
+    pub layers: usize,
+    /// GPT: sequence length.
+    pub seq_len: usize,
+    /// CNN: image side (square, 3 channels).
+    pub image_size: usize,
+    /// CNN: channels of the two conv layers.
+    pub channels: [usize; 2],
+}
+
+impl ModelConfig {
+    /// Small defaults for a family: MNIST MLP 784-512-512-10 at batch 64 (lesson 03/11 trains a
+    /// 784-256-128-10 at 64); a 2-block GPT with d 128, 4 heads, vocab 512, seq 64, batch 8; a
+    /// 2-conv CNN on 32×32×3 at batch 32 (lesson 04/04's size class).
+    pub fn default_for(family: Family) -> ModelConfig {
+        ModelConfig {
+            family,
+            batch: match family {
+                Family::Mlp => 64,
+                Family::Gpt => 8,
+                Family::Cnn => 32,
+            },
+            mlp_input: 784,
+            mlp_hidden: vec![512, 512],
+            classes: 10,
+            vocab: 512,
+            d_model: 128,
+            heads: 4,
+            layers: 2,
+            seq_len: 64,
+            image_size: 32,
+            channels: [16, 32],
+        }
+    }
+
+    /// Checks the numbers make a model, with a message that says what to change.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |msg: String| Err(Error::Invalid(msg));
+        if self.batch == 0 {
+            return bad("batch must be at least 1".into());
+        }
+        match self.family {
+            Family::Mlp => {
+                if self.mlp_input == 0 || self.classes == 0 || self.mlp_hidden.contains(&0) {
+                    return bad("MLP widths and classes must be at least 1".into());
+                }
+            }
+            Family::Gpt => {
+                if self.vocab < 2 || self.d_model == 0 || self.layers == 0 || self.seq_len == 0 {
+                    return bad("GPT needs vocab ≥ 2 and d_model, layers, seq_len ≥ 1".into());
+                }
+                if self.heads == 0 || self.d_model % self.heads != 0 {
+                    return bad(format!(
+                        "d_model ({}) must be a multiple of heads ({})",
+                        self.d_model, self.heads
+                    ));
+                }
+            }
+            Family::Cnn => {
+                if self.image_size < 4 || self.image_size % 4 != 0 {
+                    return bad(format!(
+                        "image size must be a multiple of 4 (two 2×2 poolings), got {}",
+                        self.image_size
+                    ));
+                }
+                if self.channels.contains(&0) || self.classes == 0 {
+                    return bad("CNN channels and classes must be at least 1".into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Trainable parameters, by formula (see the module docs).
+    pub fn param_count(&self) -> u64 {
+        let u = |x: usize| x as u64;
+        match self.family {
+            Family::Mlp => {
+                let mut widths = vec![u(self.mlp_input)];
+                widths.extend(self.mlp_hidden.iter().map(|&h| u(h)));
+                widths.push(u(self.classes));
+                widths.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
+            }
+            Family::Gpt => {
+                let (v, d, s, l) = (u(self.vocab), u(self.d_model), u(self.seq_len), u(self.layers));
+                v * d + s * d + l * (12 * d * d + 13 * d) + 2 * d + d * v
+            }
+            Family::Cnn => {
+                let (c1, c2) = (u(self.channels[0]), u(self.channels[1]));
+                let side = u(self.image_size / 4);
+                3 * c1 * 9 + c1 + c1 * c2 * 9 + c2 + c2 * side * side * u(self.classes)
+                    + u(self.classes)
+            }
+        }
+    }
+
+    /// A one-line description: "gpt d128 L2 h4 V512 s64 b8".
+    pub fn describe(&self) -> String {
+        match self.family {
+            Family::Mlp => format!(
+                "mlp {}-{}-{} b{}",
+                self.mlp_input,
+                self.mlp_hidden
+                    .iter()
+                    .map(|h| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                self.classes,
+                self.batch
+            ),
+            Family::Gpt => format!(
+                "gpt d{} L{} h{} V{} s{} b{}",
+                self.d_model, self.layers, self.heads, self.vocab, self.seq_len, self.batch
+            ),
+            Family::Cnn => format!(
+                "cnn {}x{}x3 c{}-{} b{}",
+                self.image_size, self.image_size, self.channels[0], self.channels[1], self.batch
+            ),
+        }
+    }
+}
+
+struct Block {
+    ln1: (Tensor, Tensor),
+    qkv: Linear,
+    proj: Linear,
+    ln2: (Tensor, Tensor),
+    fc1: Linear,
+    fc2: Linear,
+}
+
+/// A built model, ready for a training step.
+pub enum Model {
+    /// MLP layers.
+    Mlp(Vec<Linear>),
+    /// GPT parts.
+    Gpt {
+        /// Token embedding.
+        tok: Embedding,
+        /// Learned position embedding.
+        pos: Embedding,
+        /// Blocks.
+        blocks: Vec<BlockParts>,
+        /// Final layer norm.
+        ln_f: (Tensor, Tensor),
+        /// LM head.
+        head: Linear,
+        /// Heads.
+        heads: usize,
+    },
+    /// CNN parts.
+    Cnn {
+        /// First conv.
+        conv1: Conv2d,
+        /// Second conv.
+        conv2: Conv2d,
+        /// Classifier.
+        fc: Linear,
+    },
+}
+
+/// One transformer block (opaque; built by [`Model::build`]).
+pub struct BlockParts(Block);
+
+fn layer_norm_params(d: usize, vb: VarBuilder) -> candle_core::Result<(Tensor, Tensor)> {
+    Ok((
+        vb.get_with_hints(d, "weight", candle_nn::Init::Const(1.0))?,
+        vb.get_with_hints(d, "bias", candle_nn::Init::Const(0.0))?,
+    ))
+}
+
+fn layer_norm(x: &Tensor, p: &(Tensor, Tensor)) -> candle_core::Result<Tensor> {
+    candle_nn::ops::layer_norm_slow(x, &p.0, &p.1, 1e-5)
+}
+
+impl Model {
+    /// Builds the model's parameters through `vb` (a VarMap-backed builder, so they are Vars).
+    pub fn build(config: &ModelConfig, vb: VarBuilder) -> Result<Model> {
+        config.validate()?;
+        Ok(match config.family {
+            Family::Mlp => {
+                let mut widths = vec![config.mlp_input];
+                widths.extend(&config.mlp_hidden);
+                widths.push(config.classes);
+                let layers = widths
+                    .windows(2)
+                    .enumerate()
+                    .map(|(i, w)| candle_nn::linear(w[0], w[1], vb.pp(format!("fc{i}"))))
+                    .collect::<candle_core::Result<Vec<_>>>()?;
+                Model::Mlp(layers)
+            }
+            Family::Gpt => {
+                let d = config.d_model;
+                let mut blocks = Vec::new();
+                for i in 0..config.layers {
+                    let vb = vb.pp(format!("h{i}"));
+                    blocks.push(BlockParts(Block {
+                        ln1: layer_norm_params(d, vb.pp("ln1"))?,
+                        qkv: candle_nn::linear(d, 3 * d, vb.pp("qkv"))?,
+                        proj: candle_nn::linear(d, d, vb.pp("proj"))?,
+                        ln2: layer_norm_params(d, vb.pp("ln2"))?,
+                        fc1: candle_nn::linear(d, 4 * d, vb.pp("fc1"))?,
+                        fc2: candle_nn::linear(4 * d, d, vb.pp("fc2"))?,
+                    }));
+                }
+                Model::Gpt {
+                    tok: candle_nn::embedding(config.vocab, d, vb.pp("wte"))?,
+                    pos: candle_nn::embedding(config.seq_len, d, vb.pp("wpe"))?,
+                    blocks,
+                    ln_f: layer_norm_params(d, vb.pp("ln_f"))?,
+                    head: candle_nn::linear_no_bias(d, config.vocab, vb.pp("lm_head"))?,
+                    heads: config.heads,
+                }
+            }
+            Family::Cnn => {
+                let conv = Conv2dConfig {
+                    padding: 1,
+                    ..Default::default()
+                };
+                let [c1, c2] = config.channels;
+                let side = config.image_size / 4;
+                Model::Cnn {
+                    conv1: candle_nn::conv2d(3, c1, 3, conv, vb.pp("conv1"))?,
+                    conv2: candle_nn::conv2d(c1, c2, 3, conv, vb.pp("conv2"))?,
+                    fc: candle_nn::linear(c2 * side * side, config.classes, vb.pp("fc"))?,
+                }
+            }
+        })
+    }
+
+    /// Logits for a batch.
+    pub fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        match self {
+            Model::Mlp(layers) => {
+                let mut h = x.clone();
+                for (i, layer) in layers.iter().enumerate() {
+                    h = layer.forward(&h)?;
+                    if i + 1 < layers.len() {
+                        h = h.relu()?;
+                    }
+                }
+                Ok(h)
+            }
+            Model::Gpt {
+                tok,
+                pos,
+                blocks,
+                ln_f,
+                head,
+                heads,
+            } => {
+                let (b, s) = x.dims2()?;
+                let positions = Tensor::arange(0u32, s as u32, x.device())?;
+                let mut h = tok.forward(x)?.broadcast_add(&pos.forward(&positions)?)?;
+                let mask = causal_mask(s, h.dtype(), x.device())?;
+                for BlockParts(block) in blocks {
+                    h = (&h + attention(&layer_norm(&h, &block.ln1)?, block, *heads, &mask)?)?;
+                    let m = block.fc1.forward(&layer_norm(&h, &block.ln2)?)?.gelu()?;
+                    h = (&h + block.fc2.forward(&m)?)?;
+                }
+                let logits = head.forward(&layer_norm(&h, ln_f)?)?;
+                logits.reshape((b * s, ()))
+            }
+            Model::Cnn { conv1, conv2, fc } => {
+                let h = conv1.forward(x)?.relu()?.max_pool2d(2)?;
+                let h = conv2.forward(&h)?.relu()?.max_pool2d(2)?;
+                fc.forward(&h.flatten_from(1)?)
+            }
+        }
+    }
+
+    /// Cross-entropy loss of a batch, in f32.
+    pub fn loss(&self, x: &Tensor, y: &Tensor) -> candle_core::Result<Tensor> {
+        let logits = self.forward(x)?.to_dtype(DType::F32)?;
+        candle_nn::loss::cross_entropy(&logits, y)
+    }
+}
+
+/// Additive causal mask: 0 on and below the diagonal, −∞ above, in the model's dtype. It is a
+/// float tensor that takes part in an op, so Candle's backward stores a gradient for it too —
+/// part of what `measure` shows.
+fn causal_mask(s: usize, dtype: DType, device: &Device) -> candle_core::Result<Tensor> {
+    let values: Vec<f32> = (0..s)
+        .flat_map(|i| (0..s).map(move |j| if j > i { f32::NEG_INFINITY } else { 0.0 }))
+        .collect();
+    Tensor::from_vec(values, (s, s), device)?.to_dtype(dtype)
+}
+
+fn attention(x: &Tensor, block: &Block, heads: usize, mask: &Tensor) -> candle_core::Result<Tensor> {
+    let (b, s, d) = x.dims3()?;
+    let hd = d / heads;
+    let qkv = block.qkv.forward(x)?.reshape((b, s, 3, heads, hd))?;
+    let part = |i: usize| qkv.narrow(2, i, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous();
+    let (q, k, v) = (part(0)?, part(1)?, part(2)?);
+    let scores = (q.matmul(&k.t()?)? / (hd as f64).sqrt())?.broadcast_add(mask)?;
+    let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
+    let out = weights.matmul(&v)?.transpose(1, 2)?.reshape((b, s, d))?;
+    block.proj.forward(&out)
+}
+
+/// A random batch of the right shape and dtype: features or images for MLP/CNN, token ids for
+/// the GPT; labels (u32) for the loss.
+pub fn random_batch(config: &ModelConfig, dtype: DType, device: &Device) -> Result<(Tensor, Tensor)> {
+    let b = config.batch;
+    Ok(match config.family {
+        Family::Mlp => (
+            Tensor::randn(0f32, 1.0, (b, config.mlp_input), device)?.to_dtype(dtype)?,
+            labels(b, config.classes, device)?,
+        ),
+        Family::Gpt => {
+            let n = b * config.seq_len;
+            let tokens: Vec<u32> = (0..n)
+                .map(|i| ((i as u64 * 2_654_435_761) % config.vocab as u64) as u32)
+                .collect();
+            (
+                Tensor::from_vec(tokens, (b, config.seq_len), device)?,
+                labels(n, config.vocab, device)?,
+            )
+        }
+        Family::Cnn => (
+            Tensor::randn(0f32, 1.0, (b, 3, config.image_size, config.image_size), device)?
+                .to_dtype(dtype)?,
+            labels(b, config.classes, device)?,
+        ),
+    })
+}
+
+fn labels(n: usize, classes: usize, device: &Device) -> candle_core::Result<Tensor> {
+    let values: Vec<u32> = (0..n).map(|i| ((i * 7 + 3) % classes) as u32).collect();
+    Tensor::from_vec(values, n, device)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_nn::VarMap;
+
+    fn counted(config: &ModelConfig) -> u64 {
+        let map = VarMap::new();
+        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+        let model = Model::build(config, vb).unwrap();
+        let (x, y) = random_batch(config, DType::F32, &Device::Cpu).unwrap();
+        let loss = model.loss(&x, &y).unwrap();
+        assert!(loss.to_scalar::<f32>().unwrap().is_finite());
+        map.all_vars().iter().map(|v| v.elem_count() as u64).sum()
+    }
+
+    #[test]
+    fn formulas_match_the_built_models() {
+        for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
+            let mut config = ModelConfig::default_for(family);
+            config.batch = 2;
+            config.seq_len = 8;
+            assert_eq!(config.param_count(), counted(&config), "{family:?}");
+        }
+    }
+
+    #[test]
+    fn gpt2_small_count_matches_the_course() {
+        // lessons.md: GPT-2 small with an untied head is 163,037,184 parameters.
+        let config = ModelConfig {
+            vocab: 50257,
+            d_model: 768,
+            heads: 12,
+            layers: 12,
+            seq_len: 1024,
+            ..ModelConfig::default_for(Family::Gpt)
+        };
+        assert_eq!(config.param_count(), 163_037_184);
+    }
+
+    #[test]
+    fn every_parameter_gets_a_gradient() {
+        for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
+            let mut config = ModelConfig::default_for(family);
+            config.batch = 2;
+            config.seq_len = 8;
+            let map = VarMap::new();
+            let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+            let model = Model::build(&config, vb).unwrap();
+            let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+            let grads = model.loss(&x, &y).unwrap().backward().unwrap();
+            for var in map.all_vars() {
+                assert!(grads.get(var.as_tensor()).is_some(), "{family:?}: a parameter has no gradient");
+            }
+        }
+    }
+
+    #[test]
+    fn nonsense_shapes_are_refused() {
+        let mut c = ModelConfig::default_for(Family::Gpt);
+        c.heads = 3;
+        assert!(c.validate().unwrap_err().to_string().contains("multiple of heads"));
+        let mut c = ModelConfig::default_for(Family::Cnn);
+        c.image_size = 30;
+        assert!(c.validate().is_err());
+        let mut c = ModelConfig::default_for(Family::Mlp);
+        c.batch = 0;
+        assert!(c.validate().is_err());
+        assert!(Family::parse("rnn").is_err());
+    }
+}

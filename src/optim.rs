@@ -1,0 +1,173 @@
+//! The optimizers a training step can use: candle-nn's SGD and AdamW as they are (their memory is
+//! what we measure), and SGD with momentum, which candle-nn lacks.
+//!
+//! State per parameter, in the parameter's dtype (candle keeps no fp32 master copy):
+//! SGD 0, momentum 1 (velocity), AdamW 2 (first and second moments).
+
+use candle_core::{DType, Tensor, Var};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, SGD};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Which optimizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimizerKind {
+    /// Plain SGD: no state.
+    Sgd,
+    /// SGD with momentum 0.9: one velocity per parameter.
+    Momentum,
+    /// AdamW: two moments per parameter.
+    Adamw,
+}
+
+impl OptimizerKind {
+    /// Parses "sgd", "momentum", "adamw" (or "adam").
+    pub fn parse(text: &str) -> Result<OptimizerKind> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "sgd" => Ok(OptimizerKind::Sgd),
+            "momentum" | "sgd-momentum" | "sgdm" => Ok(OptimizerKind::Momentum),
+            "adamw" | "adam" => Ok(OptimizerKind::Adamw),
+            other => Err(Error::Invalid(format!(
+                "unknown optimizer {other:?}: use sgd, momentum or adamw"
+            ))),
+        }
+    }
+
+    /// Name as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            OptimizerKind::Sgd => "sgd",
+            OptimizerKind::Momentum => "momentum",
+            OptimizerKind::Adamw => "adamw",
+        }
+    }
+
+    /// State tensors per parameter.
+    pub fn states_per_param(self) -> u64 {
+        match self {
+            OptimizerKind::Sgd => 0,
+            OptimizerKind::Momentum => 1,
+            OptimizerKind::Adamw => 2,
+        }
+    }
+}
+
+/// SGD with (heavy-ball) momentum: v ← μ·v + g; w ← w − lr·v. Updates run on detached tensors so
+/// the step holds only a few temporaries the size of one parameter.
+pub struct SgdMomentum {
+    vars: Vec<(Var, Var)>,
+    lr: f64,
+    momentum: f64,
+}
+
+impl SgdMomentum {
+    /// One velocity per float parameter, zero-initialised in the parameter's dtype.
+    pub fn new(vars: Vec<Var>, lr: f64, momentum: f64) -> candle_core::Result<SgdMomentum> {
+        let vars = vars
+            .into_iter()
+            .filter(|v| v.dtype().is_float())
+            .map(|v| {
+                let velocity = Var::zeros(v.shape(), v.dtype(), v.device())?;
+                Ok((v, velocity))
+            })
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        Ok(SgdMomentum { vars, lr, momentum })
+    }
+
+    /// One update.
+    pub fn step(&mut self, grads: &candle_core::backprop::GradStore) -> candle_core::Result<()> {
+        for (var, velocity) in &self.vars {
+            if let Some(g) = grads.get(var) {
+                let v = ((velocity.as_tensor().detach() * self.momentum)? + g.detach())?;
+                let w = (var.as_tensor().detach() - (&v * self.lr)?)?;
+                velocity.set(&v)?;
+                var.set(&w)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A built optimizer.
+pub enum Opt {
+    /// candle-nn SGD.
+    Sgd(SGD),
+    /// Ours.
+    Momentum(SgdMomentum),
+    /// candle-nn AdamW.
+    Adamw(AdamW),
+}
+
+impl Opt {
+    /// Builds `kind` over `vars`. f16's AdamW gets eps 1e-4: the default 1e-8 rounds to 0 in f16
+    /// and gives NaN from the second step (shared/docs/measured.md).
+    pub fn new(kind: OptimizerKind, vars: Vec<Var>, dtype: DType) -> candle_core::Result<Opt> {
+        let lr = 1e-3;
+        Ok(match kind {
+            OptimizerKind::Sgd => Opt::Sgd(SGD::new(vars, lr)?),
+            OptimizerKind::Momentum => Opt::Momentum(SgdMomentum::new(vars, lr, 0.9)?),
+            OptimizerKind::Adamw => Opt::Adamw(AdamW::new(
+                vars,
+                ParamsAdamW {
+                    lr,
+                    eps: if dtype == DType::F16 { 1e-4 } else { 1e-8 },
+                    ..Default::default()
+                },
+            )?),
+        })
+    }
+
+    /// One update from `grads`.
+    pub fn step(&mut self, grads: &candle_core::backprop::GradStore) -> candle_core::Result<()> {
+        match self {
+            Opt::Sgd(o) => o.step(grads),
+            Opt::Momentum(o) => o.step(grads),
+            Opt::Adamw(o) => o.step(grads),
+        }
+    }
+}
+
+/// The loss after `steps` updates on one fixed batch, to show an optimizer really trains.
+pub fn train_steps(
+    kind: OptimizerKind,
+    vars: Vec<Var>,
+    dtype: DType,
+    steps: usize,
+    mut loss: impl FnMut() -> candle_core::Result<Tensor>,
+) -> candle_core::Result<Vec<f32>> {
+    let mut opt = Opt::new(kind, vars, dtype)?;
+    let mut losses = Vec::new();
+    for _ in 0..steps {
+        let l = loss()?;
+        losses.push(l.to_scalar::<f32>()?);
+        opt.step(&l.backward()?)?;
+    }
+    Ok(losses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::{random_batch, Family, Model, ModelConfig};
+    use candle_core::Device;
+    use candle_nn::{VarBuilder, VarMap};
+
+    #[test]
+    fn every_optimizer_lowers_the_loss() {
+        for kind in [OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Adamw] {
+            let mut config = ModelConfig::default_for(Family::Mlp);
+            config.batch = 16;
+            config.mlp_hidden = vec![32];
+            let map = VarMap::new();
+            let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+            let model = Model::build(&config, vb).unwrap();
+            let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+            let losses = train_steps(kind, map.all_vars(), DType::F32, 30, || model.loss(&x, &y)).unwrap();
+            assert!(losses.iter().all(|l| l.is_finite()), "{kind:?}");
+            assert!(losses[29] < losses[0], "{kind:?}: {losses:?}");
+        }
+        assert!(OptimizerKind::parse("lion").is_err());
+    }
+}
