@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::cli::{BenchArgs, CheckArgs, Cli, Command};
+use crate::cli::{BenchArgs, CheckArgs, Cli, Command, MeasureArgs};
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::check::{render_text, run_check, CheckOptions};
 use gpulab::device::{self, DeviceSpec};
@@ -19,6 +19,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Bench(args) => bench(&args, cli.quiet),
+        Command::Measure(args) => measure(&args, cli.quiet),
     }
 }
 
@@ -179,4 +180,113 @@ fn write_bench_files(
         gpulab::plot::write_svg(path, &bench::export::plot_panels(report), true)?;
     }
     Ok(())
+}
+
+fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
+    use gpulab::calibration::{Calibration, Machine};
+    use gpulab::measure::export::{self, MeasureReport};
+    use gpulab::measure::suite::{self, SuiteConfig};
+    use gpulab::models::{Family, ModelConfig};
+    use gpulab::optim::OptimizerKind;
+
+    let spec = DeviceSpec::parse(&args.device)?;
+    let mut config = SuiteConfig::default_for(spec);
+    config.families = args
+        .model
+        .iter()
+        .map(|m| Family::parse(m))
+        .collect::<Result<_, _>>()?;
+    config.dtypes = args
+        .dtype
+        .iter()
+        .map(|d| bench::parse_dtype(d))
+        .collect::<Result<_, _>>()?;
+    config.optimizers = args
+        .optimizer
+        .iter()
+        .map(|o| OptimizerKind::parse(o))
+        .collect::<Result<_, _>>()?;
+    config.shapes = config
+        .families
+        .iter()
+        .map(|&f| {
+            let mut s = ModelConfig::default_for(f);
+            if let Some(b) = args.batch {
+                s.batch = b;
+            }
+            if !args.hidden.is_empty() {
+                s.mlp_hidden = args.hidden.clone();
+            }
+            s.d_model = args.d_model.unwrap_or(s.d_model);
+            s.layers = args.layers.unwrap_or(s.layers);
+            s.heads = args.heads.unwrap_or(s.heads);
+            s.vocab = args.vocab.unwrap_or(s.vocab);
+            s.seq_len = args.seq_len.unwrap_or(s.seq_len);
+            s.image_size = args.image_size.unwrap_or(s.image_size);
+            s.validate().map(|_| s)
+        })
+        .collect::<Result<_, _>>()?;
+    if args.no_sweep {
+        config.batches.clear();
+        config.seq_lens.clear();
+    } else {
+        for (name, list) in [("--batches", &args.batches), ("--seq-lens", &args.seq_lens)] {
+            if list.len() < 3 || list.contains(&0) {
+                bail!("{name} needs at least 3 positive values for a fit (or pass --no-sweep)");
+            }
+        }
+        config.batches = args.batches.clone();
+        config.seq_lens = args.seq_lens.clone();
+    }
+    claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
+
+    let device_name = device::name(&spec.open().with_context(|| format!("opening {spec}"))?);
+    let plan = suite::plan(&config);
+    let bar = progress(plan.len() as u64, quiet);
+    let results = suite::run(&config, |r, _| {
+        bar.set_message(format!(
+            "{} {} {}",
+            r.config.model.describe(),
+            bench::dtype_name(r.config.dtype),
+            r.config.optimizer.name()
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let report = MeasureReport::new(spec.to_string(), device_name.clone(), results);
+    if let Some(path) = &args.save {
+        let host = gpulab::host::detect();
+        Calibration::from_results(
+            &report.results,
+            &report.fits,
+            Machine {
+                cpu_model: host.cpu_model,
+                os: host.os,
+                device: spec.to_string(),
+                device_name,
+            },
+        )
+        .save(path, true)?;
+    }
+    if let Some(path) = &args.plot {
+        gpulab::plot::write_svg(path, &export::plot_panels(&report), true)?;
+    }
+    match &args.json {
+        Some(p) if p == Path::new("-") => println!("{}", serde_json::to_string_pretty(&report)?),
+        Some(p) => {
+            write_atomic(
+                p,
+                (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
+                true,
+            )?;
+            print!("{}", export::to_text(&report));
+        }
+        None => print!("{}", export::to_text(&report)),
+    }
+    let measured = report.results.iter().any(|r| r.measurement.is_some());
+    Ok(if measured {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

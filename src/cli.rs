@@ -24,6 +24,70 @@ pub enum Command {
     Check(CheckArgs),
     /// CPU vs GPU matrix multiplication, measured properly (warm-up, sync, repeats, median).
     Bench(BenchArgs),
+    /// Run real training steps and measure where every byte goes (weights, activations, gradients, optimizer state).
+    Measure(MeasureArgs),
+}
+
+/// `gpulab measure`.
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    /// Model families: mlp, gpt, cnn.
+    #[arg(long, value_delimiter = ',', default_value = "mlp,gpt,cnn")]
+    pub model: Vec<String>,
+    /// dtypes: f32, bf16, f16.
+    #[arg(long, value_delimiter = ',', default_value = "f32,bf16")]
+    pub dtype: Vec<String>,
+    /// Optimizers: sgd, momentum, adamw.
+    #[arg(long, value_delimiter = ',', default_value = "sgd,momentum,adamw")]
+    pub optimizer: Vec<String>,
+    /// Device: cpu or cuda:N.
+    #[arg(long, default_value = "cpu")]
+    pub device: String,
+    /// Batch size (default per family: mlp 64, gpt 8, cnn 32).
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// MLP hidden widths, e.g. 512,512.
+    #[arg(long, value_delimiter = ',')]
+    pub hidden: Vec<usize>,
+    /// GPT width.
+    #[arg(long)]
+    pub d_model: Option<usize>,
+    /// GPT blocks.
+    #[arg(long)]
+    pub layers: Option<usize>,
+    /// GPT attention heads.
+    #[arg(long)]
+    pub heads: Option<usize>,
+    /// GPT vocabulary.
+    #[arg(long)]
+    pub vocab: Option<usize>,
+    /// GPT sequence length.
+    #[arg(long)]
+    pub seq_len: Option<usize>,
+    /// CNN image side (multiple of 4).
+    #[arg(long)]
+    pub image_size: Option<usize>,
+    /// Batch sizes of the batch sweep (3 or more; empty with --no-sweep).
+    #[arg(long, value_delimiter = ',', default_value = "2,4,8")]
+    pub batches: Vec<usize>,
+    /// Sequence lengths of the GPT sweep (3 or more).
+    #[arg(long, value_delimiter = ',', default_value = "16,32,48,64")]
+    pub seq_lens: Vec<usize>,
+    /// Skip the sweeps.
+    #[arg(long)]
+    pub no_sweep: bool,
+    /// Write the full report as JSON here ('-' for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Save the calibration (bytes/param and fitted coefficients) for `estimate`.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Draw memory against batch and sequence length into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `gpulab bench`.

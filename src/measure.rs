@@ -117,7 +117,11 @@ pub struct PhaseMemory {
 impl PhaseMemory {
     /// Bytes that came and went inside the phase: peak above the higher of start and end.
     pub fn transient(&self) -> Bytes {
-        Bytes(self.peak.0.saturating_sub(self.live_before.0.max(self.live_after.0)))
+        Bytes(
+            self.peak
+                .0
+                .saturating_sub(self.live_before.0.max(self.live_after.0)),
+        )
     }
 }
 
@@ -388,7 +392,10 @@ fn storage_span(t: &Tensor) -> (usize, u64) {
 
 /// Sums storage bytes, counting a storage shared by several tensors once (at its largest span)
 /// and skipping storages in `exclude`.
-fn unique_bytes<'a>(tensors: impl Iterator<Item = &'a Tensor>, exclude: &HashMap<usize, u64>) -> u64 {
+fn unique_bytes<'a>(
+    tensors: impl Iterator<Item = &'a Tensor>,
+    exclude: &HashMap<usize, u64>,
+) -> u64 {
     let mut seen: HashMap<usize, u64> = HashMap::new();
     for t in tensors {
         let (key, bytes) = storage_span(t);
@@ -415,7 +422,12 @@ pub fn rough_estimate(config: &MeasureConfig) -> Bytes {
             b * (m.mlp_input as u64 + m.mlp_hidden.iter().sum::<usize>() as u64) * 8
         }
         crate::models::Family::Gpt => {
-            let (s, d, l, h) = (m.seq_len as u64, m.d_model as u64, m.layers as u64, m.heads as u64);
+            let (s, d, l, h) = (
+                m.seq_len as u64,
+                m.d_model as u64,
+                m.layers as u64,
+                m.heads as u64,
+            );
             b * s * (l * (40 * d + 6 * h * s) + 4 * m.vocab as u64)
         }
         crate::models::Family::Cnn => {
@@ -495,7 +507,8 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     })?);
     let model = model.expect("built in the weights phase");
     let vars = varmap.all_vars();
-    let var_storages: HashMap<usize, u64> = vars.iter().map(|v| storage_span(v.as_tensor())).collect();
+    let var_storages: HashMap<usize, u64> =
+        vars.iter().map(|v| storage_span(v.as_tensor())).collect();
     let weights_bytes: u64 = var_storages.values().sum();
     let params: u64 = vars.iter().map(|v| v.elem_count() as u64).sum();
 
@@ -505,7 +518,10 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
         Ok(())
     })?);
     let mut opt = opt.expect("built in the optimizer phase");
-    let optimizer_bytes = phases[1].live_after.0.saturating_sub(phases[1].live_before.0);
+    let optimizer_bytes = phases[1]
+        .live_after
+        .0
+        .saturating_sub(phases[1].live_before.0);
 
     let mut batch = None;
     phases.push(run_phase(Phase::Batch, &mut || {
@@ -545,8 +561,14 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
         .filter_map(|id| grads.get_id(*id).map(|t| (var_ids.contains(id), t)))
         .collect();
     let none = HashMap::new();
-    let param_grad_bytes = unique_bytes(grad_tensors.iter().filter(|(p, _)| *p).map(|(_, t)| *t), &none);
-    let other_grad_bytes = unique_bytes(grad_tensors.iter().filter(|(p, _)| !*p).map(|(_, t)| *t), &none);
+    let param_grad_bytes = unique_bytes(
+        grad_tensors.iter().filter(|(p, _)| *p).map(|(_, t)| *t),
+        &none,
+    );
+    let other_grad_bytes = unique_bytes(
+        grad_tensors.iter().filter(|(p, _)| !*p).map(|(_, t)| *t),
+        &none,
+    );
     drop(grad_tensors);
 
     phases.push(run_phase(Phase::OptimizerStep, &mut || {
@@ -610,7 +632,10 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
 
 fn warm_up(config: &MeasureConfig, dev: &Device) -> Result<()> {
     let varmap = VarMap::new();
-    let model = Model::build(&config.model, VarBuilder::from_varmap(&varmap, config.dtype, dev))?;
+    let model = Model::build(
+        &config.model,
+        VarBuilder::from_varmap(&varmap, config.dtype, dev),
+    )?;
     let mut opt = Opt::new(config.optimizer, varmap.all_vars(), config.dtype)?;
     let (x, y) = random_batch(&config.model, config.dtype, dev)?;
     let loss = model.loss(&x, &y)?;
@@ -681,3 +706,6 @@ pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
         over_accounted: accounted > measured,
     }
 }
+
+pub mod export;
+pub mod suite;

@@ -158,13 +158,22 @@ impl ModelConfig {
                 widths.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
             }
             Family::Gpt => {
-                let (v, d, s, l) = (u(self.vocab), u(self.d_model), u(self.seq_len), u(self.layers));
+                let (v, d, s, l) = (
+                    u(self.vocab),
+                    u(self.d_model),
+                    u(self.seq_len),
+                    u(self.layers),
+                );
                 v * d + s * d + l * (12 * d * d + 13 * d) + 2 * d + d * v
             }
             Family::Cnn => {
                 let (c1, c2) = (u(self.channels[0]), u(self.channels[1]));
                 let side = u(self.image_size / 4);
-                3 * c1 * 9 + c1 + c1 * c2 * 9 + c2 + c2 * side * side * u(self.classes)
+                3 * c1 * 9
+                    + c1
+                    + c1 * c2 * 9
+                    + c2
+                    + c2 * side * side * u(self.classes)
                     + u(self.classes)
             }
         }
@@ -362,11 +371,21 @@ fn causal_mask(s: usize, dtype: DType, device: &Device) -> candle_core::Result<T
     Tensor::from_vec(values, (s, s), device)?.to_dtype(dtype)
 }
 
-fn attention(x: &Tensor, block: &Block, heads: usize, mask: &Tensor) -> candle_core::Result<Tensor> {
+fn attention(
+    x: &Tensor,
+    block: &Block,
+    heads: usize,
+    mask: &Tensor,
+) -> candle_core::Result<Tensor> {
     let (b, s, d) = x.dims3()?;
     let hd = d / heads;
     let qkv = block.qkv.forward(x)?.reshape((b, s, 3, heads, hd))?;
-    let part = |i: usize| qkv.narrow(2, i, 1)?.squeeze(2)?.transpose(1, 2)?.contiguous();
+    let part = |i: usize| {
+        qkv.narrow(2, i, 1)?
+            .squeeze(2)?
+            .transpose(1, 2)?
+            .contiguous()
+    };
     let (q, k, v) = (part(0)?, part(1)?, part(2)?);
     let scores = (q.matmul(&k.t()?)? / (hd as f64).sqrt())?.broadcast_add(mask)?;
     let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
@@ -376,7 +395,11 @@ fn attention(x: &Tensor, block: &Block, heads: usize, mask: &Tensor) -> candle_c
 
 /// A random batch of the right shape and dtype: features or images for MLP/CNN, token ids for
 /// the GPT; labels (u32) for the loss.
-pub fn random_batch(config: &ModelConfig, dtype: DType, device: &Device) -> Result<(Tensor, Tensor)> {
+pub fn random_batch(
+    config: &ModelConfig,
+    dtype: DType,
+    device: &Device,
+) -> Result<(Tensor, Tensor)> {
     let b = config.batch;
     Ok(match config.family {
         Family::Mlp => (
@@ -394,8 +417,13 @@ pub fn random_batch(config: &ModelConfig, dtype: DType, device: &Device) -> Resu
             )
         }
         Family::Cnn => (
-            Tensor::randn(0f32, 1.0, (b, 3, config.image_size, config.image_size), device)?
-                .to_dtype(dtype)?,
+            Tensor::randn(
+                0f32,
+                1.0,
+                (b, 3, config.image_size, config.image_size),
+                device,
+            )?
+            .to_dtype(dtype)?,
             labels(b, config.classes, device)?,
         ),
     })
@@ -457,7 +485,10 @@ mod tests {
             let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
             let grads = model.loss(&x, &y).unwrap().backward().unwrap();
             for var in map.all_vars() {
-                assert!(grads.get(var.as_tensor()).is_some(), "{family:?}: a parameter has no gradient");
+                assert!(
+                    grads.get(var.as_tensor()).is_some(),
+                    "{family:?}: a parameter has no gradient"
+                );
             }
         }
     }
@@ -466,7 +497,11 @@ mod tests {
     fn nonsense_shapes_are_refused() {
         let mut c = ModelConfig::default_for(Family::Gpt);
         c.heads = 3;
-        assert!(c.validate().unwrap_err().to_string().contains("multiple of heads"));
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("multiple of heads"));
         let mut c = ModelConfig::default_for(Family::Cnn);
         c.image_size = 30;
         assert!(c.validate().is_err());

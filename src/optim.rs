@@ -156,7 +156,11 @@ mod tests {
 
     #[test]
     fn every_optimizer_lowers_the_loss() {
-        for kind in [OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Adamw] {
+        for kind in [
+            OptimizerKind::Sgd,
+            OptimizerKind::Momentum,
+            OptimizerKind::Adamw,
+        ] {
             let mut config = ModelConfig::default_for(Family::Mlp);
             config.batch = 16;
             config.mlp_hidden = vec![32];
@@ -164,7 +168,8 @@ mod tests {
             let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
             let model = Model::build(&config, vb).unwrap();
             let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
-            let losses = train_steps(kind, map.all_vars(), DType::F32, 30, || model.loss(&x, &y)).unwrap();
+            let losses =
+                train_steps(kind, map.all_vars(), DType::F32, 30, || model.loss(&x, &y)).unwrap();
             assert!(losses.iter().all(|l| l.is_finite()), "{kind:?}");
             assert!(losses[29] < losses[0], "{kind:?}: {losses:?}");
         }

@@ -382,3 +382,70 @@ fn bench_json_to_stdout_is_pure_json() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["results"][0]["shape"]["n"], 16);
 }
+
+#[test]
+fn measure_cpu_writes_report_calibration_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, cal, svg) = (
+        dir.path().join("m.json"),
+        dir.path().join("cal.json"),
+        dir.path().join("m.svg"),
+    );
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "measure",
+            "--quiet",
+            "--model",
+            "mlp,gpt",
+            "--dtype",
+            "f32",
+            "--optimizer",
+            "adamw",
+            "--batches",
+            "1,2,3",
+            "--seq-lens",
+            "8,16,24",
+            "--hidden",
+            "64",
+            "--d-model",
+            "32",
+            "--vocab",
+            "64",
+            "--seq-len",
+            "16",
+        ])
+        .args(["--json", &json.display().to_string()])
+        .args(["--save", &cal.display().to_string()])
+        .args(["--plot", &svg.display().to_string()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Bytes per parameter"))
+        .stdout(predicate::str::contains("unexplained"))
+        .stdout(predicate::str::contains("R²"));
+    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["schema"], "gpulab.measure");
+    assert_eq!(report["fits"].as_array().unwrap().len(), 3);
+    let cal = gpulab::calibration::Calibration::load(&cal).unwrap();
+    assert_eq!(cal.entries.len(), 2);
+    assert!(fs::read_to_string(&svg).unwrap().contains("batch"));
+}
+
+#[test]
+fn measure_rejects_nonsense_clearly() {
+    for (args, message) in [
+        (vec!["--model", "rnn"], "unknown model"),
+        (vec!["--optimizer", "lion"], "unknown optimizer"),
+        (vec!["--model", "gpt", "--heads", "3"], "multiple of heads"),
+        (vec!["--batches", "1,2"], "at least 3"),
+        (vec!["--device", "cuda:9x"], "unknown device"),
+    ] {
+        Command::cargo_bin("gpulab")
+            .unwrap()
+            .arg("measure")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}

@@ -1,0 +1,122 @@
+//! Least-squares fits for scaling laws: a line (activations against batch) and a quadratic
+//! (activations against sequence length, where attention adds an s² term). Ordinary least
+//! squares through the normal equations, solved with partial pivoting; R² = 1 − SS_res/SS_tot.
+
+use serde::{Deserialize, Serialize};
+
+/// y ≈ Σ coefficients[i] · x^i.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PolyFit {
+    /// Coefficients, constant term first.
+    pub coefficients: Vec<f64>,
+    /// Coefficient of determination.
+    pub r2: f64,
+    /// Number of points fitted.
+    pub points: usize,
+}
+
+impl PolyFit {
+    /// The fitted value at `x`.
+    pub fn predict(&self, x: f64) -> f64 {
+        self.coefficients
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * x.powi(i as i32))
+            .sum()
+    }
+}
+
+/// Fits a polynomial of `degree` to the points. `None` with fewer than degree + 1 distinct x
+/// values (the fit would not be determined).
+pub fn poly_fit(points: &[(f64, f64)], degree: usize) -> Option<PolyFit> {
+    let n = degree + 1;
+    let mut xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs.dedup();
+    if xs.len() < n || points.iter().any(|(x, y)| !x.is_finite() || !y.is_finite()) {
+        return None;
+    }
+    // Scale x to keep the normal equations well conditioned (x up to thousands, x² to millions).
+    let scale = xs.iter().fold(0f64, |m, x| m.max(x.abs())).max(1.0);
+    let mut a = vec![vec![0f64; n + 1]; n];
+    for &(x, y) in points {
+        let xs = x / scale;
+        for (r, row) in a.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().take(n).enumerate() {
+                *cell += xs.powi((r + c) as i32);
+            }
+            row[n] += y * xs.powi(r as i32);
+        }
+    }
+    // Gaussian elimination with partial pivoting.
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        a.swap(col, pivot);
+        if a[col][col].abs() < 1e-12 {
+            return None;
+        }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (cell, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *cell -= f * p;
+                }
+            }
+        }
+    }
+    let coefficients: Vec<f64> = (0..n)
+        .map(|i| a[i][n] / a[i][i] / scale.powi(i as i32))
+        .collect();
+    let fit = PolyFit {
+        coefficients,
+        r2: 0.0,
+        points: points.len(),
+    };
+    let mean = points.iter().map(|p| p.1).sum::<f64>() / points.len() as f64;
+    let ss_tot: f64 = points.iter().map(|p| (p.1 - mean).powi(2)).sum();
+    let ss_res: f64 = points
+        .iter()
+        .map(|p| (p.1 - fit.predict(p.0)).powi(2))
+        .sum();
+    Some(PolyFit {
+        r2: if ss_tot > 0.0 {
+            1.0 - ss_res / ss_tot
+        } else {
+            1.0
+        },
+        ..fit
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovers_a_line_and_a_quadratic() {
+        let line: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0]
+            .iter()
+            .map(|&x| (x, 3.0 + 2.5 * x))
+            .collect();
+        let f = poly_fit(&line, 1).unwrap();
+        assert!((f.coefficients[0] - 3.0).abs() < 1e-9 && (f.coefficients[1] - 2.5).abs() < 1e-9);
+        assert!((f.r2 - 1.0).abs() < 1e-12);
+        let quad: Vec<(f64, f64)> = [16.0, 32.0, 64.0, 128.0, 256.0]
+            .iter()
+            .map(|&s| (s, 1000.0 + 300.0 * s + 7.0 * s * s))
+            .collect();
+        let q = poly_fit(&quad, 2).unwrap();
+        assert!((q.coefficients[2] - 7.0).abs() < 1e-6, "{q:?}");
+        assert!((q.predict(512.0) - (1000.0 + 300.0 * 512.0 + 7.0 * 512.0 * 512.0)).abs() < 1.0);
+    }
+
+    #[test]
+    fn noisy_points_have_r2_below_one_and_too_few_have_no_fit() {
+        let pts = [(1.0, 1.0), (2.0, 2.5), (3.0, 2.9), (4.0, 4.2)];
+        let f = poly_fit(&pts, 1).unwrap();
+        assert!(f.r2 < 1.0 && f.r2 > 0.9);
+        assert!(poly_fit(&[(1.0, 1.0), (1.0, 2.0)], 1).is_none());
+        assert!(poly_fit(&[(1.0, f64::NAN), (2.0, 1.0)], 1).is_none());
+    }
+}
