@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::cli::{BenchArgs, CheckArgs, Cli, Command, MeasureArgs};
+use crate::cli::{BenchArgs, CheckArgs, Cli, Command, EstimateArgs, MeasureArgs};
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::check::{render_text, run_check, CheckOptions};
 use gpulab::device::{self, DeviceSpec};
@@ -20,6 +20,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check(&args),
         Command::Bench(args) => bench(&args, cli.quiet),
         Command::Measure(args) => measure(&args, cli.quiet),
+        Command::Estimate(args) => estimate(&args),
     }
 }
 
@@ -289,4 +290,153 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The calibration the user named, or the one shipped with the kit.
+fn load_calibration(
+    path: &Option<PathBuf>,
+) -> anyhow::Result<(gpulab::calibration::Calibration, String)> {
+    use gpulab::calibration::Calibration;
+    Ok(match path {
+        Some(p) => {
+            let c = Calibration::load(p)?;
+            let note = format!(
+                "gpulab column: measured in Candle on {} ({}), from {}",
+                c.machine.device_name,
+                c.machine.device,
+                p.display()
+            );
+            (c, note)
+        }
+        None => {
+            let c = Calibration::parse(
+                gpulab::calibration::SHIPPED_CPU,
+                "data/calibration-cpu.json",
+            )?;
+            let note = format!(
+                "gpulab column: measured in Candle {} on a CPU ({}), shipped in data/calibration-cpu.json; run `gpulab measure --save FILE` on your machine and pass --calibration FILE",
+                c.candle_version, c.machine.device_name
+            );
+            (c, note)
+        }
+    })
+}
+
+fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
+    use gpulab::estimate::{self as est, EstimateInput, Mode, Precision, TransformerShape};
+    let mode = match args.mode.to_ascii_lowercase().as_str() {
+        "train" | "training" => Mode::Train,
+        "inference" | "infer" => Mode::Inference,
+        other => bail!("--mode must be train or inference, got {other:?}"),
+    };
+    let precision = Precision::parse(&args.dtype)?;
+    let states = gpulab::optim::OptimizerKind::parse(&args.optimizer)?.states_per_param();
+    if args.zero > 3 {
+        bail!("--zero must be 0, 1, 2 or 3 (3 = FSDP full sharding)");
+    }
+    if args.gpus == 0 || args.batch == 0 || args.seq_len == 0 {
+        bail!("--gpus, --batch and --seq-len must be at least 1");
+    }
+    let shape = match (args.layers, args.hidden, args.heads) {
+        (Some(layers), Some(hidden), Some(heads)) => {
+            if heads == 0 || hidden % heads != 0 || layers == 0 {
+                bail!("--hidden ({hidden}) must be a positive multiple of --heads ({heads}), and --layers at least 1");
+            }
+            Some(TransformerShape {
+                layers,
+                hidden,
+                heads,
+                kv_heads: args.kv_heads.unwrap_or(heads),
+                seq_len: args.seq_len,
+                vocab: args.vocab,
+            })
+        }
+        (None, None, None) => None,
+        _ => bail!("give all of --layers, --hidden and --heads, or none"),
+    };
+    let params = match (&args.params, shape) {
+        (Some(p), _) => est::parse_count(p)?,
+        (None, Some(s)) => s.params(),
+        (None, None) => {
+            bail!("give a parameter count (e.g. 7B) or a shape (--layers --hidden --heads)")
+        }
+    };
+    let budget = match (&args.gpu, &args.memory) {
+        (Some(_), Some(_)) => bail!("give --gpu or --memory, not both"),
+        (Some(g), None) => {
+            let spec = gpulab::gpus::Catalog::shipped().get(g)?.clone();
+            Some((spec.memory(), format!("{} ({})", spec.id, spec.memory())))
+        }
+        (None, Some(m)) => {
+            let b = est::parse_memory(m)?;
+            Some((b, b.to_string()))
+        }
+        (None, None) => None,
+    };
+    let input = EstimateInput {
+        params,
+        shape,
+        batch: args.batch,
+        mode,
+        precision,
+        optimizer_states: states,
+        lora_rank: args.lora_rank,
+        checkpointing: args.checkpointing,
+        gpus: args.gpus,
+        zero_stage: args.zero,
+        on_gpu: args.gpu.is_some() || args.gpus > 1,
+    };
+    let (cal, note) = load_calibration(&args.calibration)?;
+    let result = est::estimate(&input, est::measured_from(&cal, precision, states));
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    print!("{}", est::render(&result, &note));
+    if let Some((budget, label)) = budget {
+        let verdict = |total: gpulab::units::Bytes| {
+            if total <= budget {
+                format!(
+                    "fits, {} to spare",
+                    gpulab::units::Bytes(budget.0 - total.0)
+                )
+            } else {
+                format!(
+                    "does not fit, {} short",
+                    gpulab::units::Bytes(total.0 - budget.0)
+                )
+            }
+        };
+        println!("\nAgainst {label}:");
+        println!("  2-byte rule: {}", verdict(result.rule_total));
+        println!("  textbook:    {}", verdict(result.textbook_total));
+        if let Some(e) = result.empirical_total {
+            println!("  gpulab:      {}", verdict(e));
+        }
+        if shape.is_some() {
+            // The other reverse question: the largest batch at this model size.
+            let mut b = input.clone();
+            let fits = |batch: u64, b: &mut EstimateInput| {
+                b.batch = batch;
+                est::estimate(b, None).textbook_total <= budget
+            };
+            let mut best = 0;
+            let mut batch = 1;
+            while batch <= 1 << 20 && fits(batch, &mut b) {
+                best = batch;
+                batch *= 2;
+            }
+            if best == 0 {
+                println!("  even batch 1 does not fit by the textbook: shorten --seq-len, add --checkpointing, or use --lora-rank");
+            } else {
+                println!("  largest power-of-two batch that fits by the textbook: {best}");
+            }
+        }
+        println!(
+            "  largest model that fits: {:.2}B by the 2-byte rule, {:.2}B by the textbook for this set-up",
+            budget.0 as f64 / 2.0 / 1e9,
+            est::max_params_textbook(&input, budget) as f64 / 1e9
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

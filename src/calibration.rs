@@ -25,6 +25,10 @@ use crate::measure::{dtype_serde, Phase};
 use crate::models::{Family, ModelConfig};
 use crate::optim::OptimizerKind;
 
+/// The calibration shipped with the kit: `gpulab measure --save data/calibration-cpu.json`, run
+/// on the project's CPU machine. Used until the learner saves one of their own.
+pub const SHIPPED_CPU: &str = include_str!("../data/calibration-cpu.json");
+
 /// Version of the file layout.
 pub const CALIBRATION_SCHEMA_VERSION: u32 = 1;
 

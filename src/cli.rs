@@ -26,6 +26,69 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run real training steps and measure where every byte goes (weights, activations, gradients, optimizer state).
     Measure(MeasureArgs),
+    /// How much memory a model needs (2-byte rule, textbook, measured), and what fits a budget.
+    Estimate(EstimateArgs),
+}
+
+/// `gpulab estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// Parameter count (7B, 124M, 11_181_642); optional when the shape flags give it.
+    pub params: Option<String>,
+    /// train or inference.
+    #[arg(long, default_value = "train")]
+    pub mode: String,
+    /// Weight precision: f32, bf16/f16 (mixed precision), nf4 (QLoRA base).
+    #[arg(long, default_value = "bf16")]
+    pub dtype: String,
+    /// sgd, momentum or adamw.
+    #[arg(long, default_value = "adamw")]
+    pub optimizer: String,
+    /// Transformer layers.
+    #[arg(long)]
+    pub layers: Option<u64>,
+    /// Transformer hidden size.
+    #[arg(long)]
+    pub hidden: Option<u64>,
+    /// Attention heads.
+    #[arg(long)]
+    pub heads: Option<u64>,
+    /// Key/value heads (GQA; default = heads).
+    #[arg(long)]
+    pub kv_heads: Option<u64>,
+    /// Sequence length.
+    #[arg(long, default_value_t = 2048)]
+    pub seq_len: u64,
+    /// Vocabulary (for the parameter count from a shape).
+    #[arg(long, default_value_t = 50257)]
+    pub vocab: u64,
+    /// Batch size per GPU.
+    #[arg(long, default_value_t = 1)]
+    pub batch: u64,
+    /// LoRA rank (adapters on q and v of every layer).
+    #[arg(long)]
+    pub lora_rank: Option<u64>,
+    /// Full activation checkpointing.
+    #[arg(long)]
+    pub checkpointing: bool,
+    /// Data-parallel GPUs.
+    #[arg(long, default_value_t = 1)]
+    pub gpus: u64,
+    /// ZeRO stage 0-3 (3 = FSDP full sharding).
+    #[arg(long, default_value_t = 0)]
+    pub zero: u8,
+    /// Check against a GPU from data/gpus.toml (T4, A100-80GB, ...).
+    #[arg(long)]
+    pub gpu: Option<String>,
+    /// Check against a memory budget (16GiB, 24GB).
+    #[arg(long)]
+    pub memory: Option<String>,
+    /// Calibration from `gpulab measure --save` (default: the one shipped, measured on a CPU).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `gpulab measure`.

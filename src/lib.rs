@@ -21,6 +21,7 @@ pub mod alloc;
 pub mod bench;
 pub mod calibration;
 pub mod device;
+pub mod estimate;
 pub mod fit;
 pub mod gpus;
 pub mod measure;
