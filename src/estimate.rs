@@ -462,6 +462,128 @@ pub fn max_params_textbook(input: &EstimateInput, budget: Bytes) -> u64 {
     lo
 }
 
+/// Reads the measured per-parameter bytes for a precision and optimizer from a calibration
+/// (GPT entries first, then any family).
+pub fn measured_from(
+    cal: &crate::calibration::Calibration,
+    precision: Precision,
+    states: u64,
+) -> Option<MeasuredPerParam> {
+    use candle_core::DType;
+    let dtype = match precision {
+        Precision::F32 => DType::F32,
+        Precision::Half => DType::BF16,
+        Precision::Nf4 => return None,
+    };
+    let mut entries: Vec<&crate::calibration::Entry> = cal
+        .entries
+        .iter()
+        .filter(|e| e.dtype == dtype && e.optimizer.states_per_param() == states)
+        .collect();
+    entries.sort_by_key(|e| e.family != crate::models::Family::Gpt);
+    entries.first().map(|e| MeasuredPerParam {
+        weights: e.weights_per_param,
+        gradients: e.gradients_per_param,
+        optimizer_state: e.optimizer_state_per_param,
+        step_temporaries: e.step_temporaries_per_param,
+    })
+}
+
+/// The terminal table of an estimate.
+pub fn render(e: &Estimate, calibration_note: &str) -> String {
+    use crate::table::{Align, Table};
+    let mut t = Table::new(
+        &[
+            "category",
+            "2-byte rule",
+            "textbook",
+            "source",
+            "gpulab (Candle)",
+            "source",
+        ],
+        &[
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Left,
+            Align::Right,
+            Align::Left,
+        ],
+    );
+    let label = |s: Source| match s {
+        Source::Rule => "rule",
+        Source::Formula => "formula",
+        Source::Measured => "measured",
+        Source::Fitted => "fitted",
+        Source::Typical => "typical value",
+    };
+    for l in &e.lines {
+        t.push(vec![
+            l.category.clone(),
+            if l.rule.0 > 0 {
+                l.rule.to_string()
+            } else {
+                "-".into()
+            },
+            l.textbook.to_string(),
+            label(l.textbook_source).into(),
+            l.empirical
+                .map(|b| b.to_string())
+                .unwrap_or_else(|| "-".into()),
+            l.empirical_source.map(label).unwrap_or("").into(),
+        ]);
+    }
+    t.push(vec![
+        "total per GPU".into(),
+        e.rule_total.to_string(),
+        e.textbook_total.to_string(),
+        String::new(),
+        e.empirical_total
+            .map(|b| b.to_string())
+            .unwrap_or_else(|| "-".into()),
+        String::new(),
+    ]);
+    let i = &e.input;
+    let mut out = format!(
+        "{} parameters ({} trainable) · {} · {}{}{}{}\n\n",
+        i.params,
+        e.trainable,
+        match i.mode {
+            Mode::Train => "training",
+            Mode::Inference => "inference",
+        },
+        match i.precision {
+            Precision::F32 => "f32",
+            Precision::Half => "16-bit (mixed precision)",
+            Precision::Nf4 => "NF4 base (QLoRA)",
+        },
+        i.lora_rank
+            .map(|r| format!(" · LoRA r{r}"))
+            .unwrap_or_default(),
+        if i.checkpointing {
+            " · checkpointing"
+        } else {
+            ""
+        },
+        if i.gpus > 1 {
+            format!(" · {} GPUs, ZeRO-{}", i.gpus, i.zero_stage)
+        } else {
+            String::new()
+        },
+    );
+    out.push_str(&t.to_text());
+    if i.shape.is_none() {
+        out.push_str(
+            "Activations need the model's shape: add --layers, --hidden, --heads and --seq-len.\n",
+        );
+    }
+    if !calibration_note.is_empty() {
+        out.push_str(calibration_note);
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -600,126 +722,4 @@ mod tests {
         let t = max_params_textbook(&input(1), Bytes(16 * 1_000_000_000));
         assert_eq!(t, 1_000_000_000);
     }
-}
-
-/// Reads the measured per-parameter bytes for a precision and optimizer from a calibration
-/// (GPT entries first, then any family).
-pub fn measured_from(
-    cal: &crate::calibration::Calibration,
-    precision: Precision,
-    states: u64,
-) -> Option<MeasuredPerParam> {
-    use candle_core::DType;
-    let dtype = match precision {
-        Precision::F32 => DType::F32,
-        Precision::Half => DType::BF16,
-        Precision::Nf4 => return None,
-    };
-    let mut entries: Vec<&crate::calibration::Entry> = cal
-        .entries
-        .iter()
-        .filter(|e| e.dtype == dtype && e.optimizer.states_per_param() == states)
-        .collect();
-    entries.sort_by_key(|e| e.family != crate::models::Family::Gpt);
-    entries.first().map(|e| MeasuredPerParam {
-        weights: e.weights_per_param,
-        gradients: e.gradients_per_param,
-        optimizer_state: e.optimizer_state_per_param,
-        step_temporaries: e.step_temporaries_per_param,
-    })
-}
-
-/// The terminal table of an estimate.
-pub fn render(e: &Estimate, calibration_note: &str) -> String {
-    use crate::table::{Align, Table};
-    let mut t = Table::new(
-        &[
-            "category",
-            "2-byte rule",
-            "textbook",
-            "source",
-            "gpulab (Candle)",
-            "source",
-        ],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Left,
-            Align::Right,
-            Align::Left,
-        ],
-    );
-    let label = |s: Source| match s {
-        Source::Rule => "rule",
-        Source::Formula => "formula",
-        Source::Measured => "measured",
-        Source::Fitted => "fitted",
-        Source::Typical => "typical value",
-    };
-    for l in &e.lines {
-        t.push(vec![
-            l.category.clone(),
-            if l.rule.0 > 0 {
-                l.rule.to_string()
-            } else {
-                "-".into()
-            },
-            l.textbook.to_string(),
-            label(l.textbook_source).into(),
-            l.empirical
-                .map(|b| b.to_string())
-                .unwrap_or_else(|| "-".into()),
-            l.empirical_source.map(label).unwrap_or("").into(),
-        ]);
-    }
-    t.push(vec![
-        "total per GPU".into(),
-        e.rule_total.to_string(),
-        e.textbook_total.to_string(),
-        String::new(),
-        e.empirical_total
-            .map(|b| b.to_string())
-            .unwrap_or_else(|| "-".into()),
-        String::new(),
-    ]);
-    let i = &e.input;
-    let mut out = format!(
-        "{} parameters ({} trainable) · {} · {}{}{}{}\n\n",
-        i.params,
-        e.trainable,
-        match i.mode {
-            Mode::Train => "training",
-            Mode::Inference => "inference",
-        },
-        match i.precision {
-            Precision::F32 => "f32",
-            Precision::Half => "16-bit (mixed precision)",
-            Precision::Nf4 => "NF4 base (QLoRA)",
-        },
-        i.lora_rank
-            .map(|r| format!(" · LoRA r{r}"))
-            .unwrap_or_default(),
-        if i.checkpointing {
-            " · checkpointing"
-        } else {
-            ""
-        },
-        if i.gpus > 1 {
-            format!(" · {} GPUs, ZeRO-{}", i.gpus, i.zero_stage)
-        } else {
-            String::new()
-        },
-    );
-    out.push_str(&t.to_text());
-    if i.shape.is_none() {
-        out.push_str(
-            "Activations need the model's shape: add --layers, --hidden, --heads and --seq-len.\n",
-        );
-    }
-    if !calibration_note.is_empty() {
-        out.push_str(calibration_note);
-        out.push('\n');
-    }
-    out
 }
