@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::cli::{BenchArgs, CheckArgs, Cli, Command, EstimateArgs, MeasureArgs};
+use crate::cli::{BenchArgs, CheckArgs, Cli, Command, EstimateArgs, FitArgs, MeasureArgs};
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::check::{render_text, run_check, CheckOptions};
 use gpulab::device::{self, DeviceSpec};
@@ -21,6 +21,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench(&args, cli.quiet),
         Command::Measure(args) => measure(&args, cli.quiet),
         Command::Estimate(args) => estimate(&args),
+        Command::Fit(args) => fit(&args),
     }
 }
 
@@ -438,5 +439,59 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
             est::max_params_textbook(&input, budget) as f64 / 1e9
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
+    use gpulab::verdict;
+    let catalog = gpulab::gpus::Catalog::shipped();
+    let mut workloads = gpulab::lessons::shipped();
+    if args.no_recipes {
+        workloads.retain(|w| !w.id.starts_with("recipe/"));
+    }
+    let selected: Vec<&gpulab::lessons::Workload> = match &args.lesson {
+        Some(q) => vec![gpulab::lessons::find(&workloads, q)?],
+        None => workloads.iter().collect(),
+    };
+    let driver = gpulab::nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
+    let mut targets = vec![verdict::this_cpu()];
+    targets.extend(verdict::local_gpus(&driver, &catalog));
+    targets.extend(verdict::Target::cloud(&catalog));
+    let verdicts: Vec<verdict::Verdict> = selected
+        .iter()
+        .map(|w| verdict::judge(w, &targets))
+        .collect();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "schema": "gpulab.fit",
+                "schema_version": 1,
+                "targets": targets,
+                "verdicts": verdicts,
+            }))?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let (Some(w), Some(v)) = (selected.first(), verdicts.first()) {
+        if args.lesson.is_some() {
+            print!("{}", verdict::detail(w, v, &targets));
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    println!(
+        "Will each lesson fit? Memory by textbook formula; time = FLOPs / (throughput × efficiency: {:.0}% on the CPU, {:.0}% of a GPU's datasheet peak).",
+        verdict::CPU_EFFICIENCY * 100.0,
+        verdict::GPU_EFFICIENCY * 100.0
+    );
+    for t in &targets {
+        println!("  {}: {} memory, {}", t.name, t.memory, t.throughput_source);
+    }
+    println!();
+    print!("{}", verdict::table(&verdicts).to_text());
+    for v in verdicts.iter().filter(|v| v.multi_gpu.is_some()) {
+        println!("{}: {}", v.id, v.multi_gpu.as_deref().unwrap_or(""));
+    }
+    println!("\nDetail for one lesson: gpulab fit --lesson <id>");
     Ok(ExitCode::SUCCESS)
 }

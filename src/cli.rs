@@ -28,12 +28,29 @@ pub enum Command {
     Measure(MeasureArgs),
     /// How much memory a model needs (2-byte rule, textbook, measured), and what fits a budget.
     Estimate(EstimateArgs),
+    /// For every course lesson: does it fit on this CPU, your GPU, Colab, the cloud — how long, what cost.
+    Fit(FitArgs),
+}
+
+/// `gpulab fit`.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// One lesson in detail (id or a unique part of it, e.g. 05-transfer-learning).
+    #[arg(long)]
+    pub lesson: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Include the doc-only recipes (default: yes).
+    #[arg(long)]
+    pub no_recipes: bool,
 }
 
 /// `gpulab estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
     /// Parameter count (7B, 124M, 11_181_642); optional when the shape flags give it.
+    #[arg(allow_hyphen_values = true)]
     pub params: Option<String>,
     /// train or inference.
     #[arg(long, default_value = "train")]

@@ -449,3 +449,86 @@ fn measure_rejects_nonsense_clearly() {
             .stderr(predicate::str::contains(message));
     }
 }
+
+#[test]
+fn estimate_answers_the_lesson_and_reverse_questions() {
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["estimate", "7B", "--gpu", "A100-80GB"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2-byte rule"))
+        .stdout(predicate::str::contains("measured"))
+        .stdout(predicate::str::contains("does not fit"));
+    let out = Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "estimate",
+            "--layers",
+            "12",
+            "--hidden",
+            "768",
+            "--heads",
+            "12",
+            "--seq-len",
+            "1024",
+            "--dtype",
+            "f32",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["input"]["params"], 163_037_184u64);
+    for (args, message) in [
+        (vec!["estimate", "-3B"], "not a parameter count"),
+        (vec!["estimate", "12XB"], "not a parameter count"),
+        (vec!["estimate", "0"], "at least one parameter"),
+        (vec!["estimate", "7B", "--gpu", "A100"], "did you mean"),
+        (
+            vec!["estimate", "7B", "--memory", "lots"],
+            "not a memory size",
+        ),
+        (vec!["estimate", "7B", "--zero", "4"], "--zero must be"),
+    ] {
+        Command::cargo_bin("gpulab")
+            .unwrap()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn fit_judges_every_lesson_and_details_one() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("gpulab")
+        .unwrap()
+        .env("PATH", empty.path())
+        .args(["fit", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts = v["verdicts"].as_array().unwrap();
+    assert!(verdicts.len() >= 27);
+    assert!(verdicts
+        .iter()
+        .all(|v| v["recommendation"].as_str().is_some_and(|r| !r.is_empty())));
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .env("PATH", empty.path())
+        .args(["fit", "--lesson", "05-transfer-learning"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ResNet-18"))
+        .stdout(predicate::str::contains("Recommended"));
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["fit", "--lesson", "transfer-lerning"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean"));
+}

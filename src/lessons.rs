@@ -1,0 +1,252 @@
+//! The course's training workloads, `data/lessons.toml`: every lesson that builds or trains a
+//! network, and the GPU-sized recipes its docs describe, with what `fit` needs to size them.
+//! Embedded at compile time and validated on load (unknown keys, missing fields, impossible
+//! values → an error naming the file, line and field).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The file as shipped.
+pub const LESSONS_TOML: &str = include_str!("../data/lessons.toml");
+
+/// What the run does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunMode {
+    /// Full training: forward, backward, optimizer step.
+    Train,
+    /// LoRA/QLoRA: backward through a frozen base, adapters updated.
+    LoraTrain,
+    /// One forward and backward, no optimizer.
+    ForwardBackward,
+    /// Forward passes only.
+    Forward,
+    /// Generation/inference.
+    Inference,
+    /// The code trains no network.
+    None,
+}
+
+/// One workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    /// Lesson id ("04-computer-vision/05-transfer-learning") or recipe id ("recipe/…").
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// For recipes: the lesson that describes them.
+    #[serde(default)]
+    pub lesson: Option<String>,
+    /// Architecture kind as lessons.md names it.
+    pub kind: String,
+    /// Parameters.
+    pub params: u64,
+    /// Parameters of further models alive at the same time (weights only).
+    #[serde(default)]
+    pub extra_params: u64,
+    /// Trainable parameters when not all are (LoRA, head-only).
+    #[serde(default)]
+    pub trainable_params: Option<u64>,
+    /// Batch size.
+    pub batch: u64,
+    /// Sequence length (tokens).
+    #[serde(default)]
+    pub seq_len: Option<u64>,
+    /// Image side.
+    #[serde(default)]
+    pub image_size: Option<u64>,
+    /// Transformer layers.
+    #[serde(default)]
+    pub layers: Option<u64>,
+    /// Transformer width.
+    #[serde(default)]
+    pub d_model: Option<u64>,
+    /// Attention heads.
+    #[serde(default)]
+    pub heads: Option<u64>,
+    /// Vocabulary.
+    #[serde(default)]
+    pub vocab: Option<u64>,
+    /// f32, f64, f16, bf16, nf4.
+    pub dtype: String,
+    /// sgd, momentum, adamw, none.
+    pub optimizer: String,
+    /// What the run does.
+    pub mode: RunMode,
+    /// Steps (or passes) of one full run.
+    pub steps: u64,
+    /// Tokens of the whole run (recipes).
+    #[serde(default)]
+    pub tokens: Option<u64>,
+    /// Forward FLOPs per sample, where 2·P is wrong.
+    #[serde(default)]
+    pub flops_per_sample: Option<f64>,
+    /// Training activations per sample, MB, where no formula applies.
+    #[serde(default)]
+    pub activation_mb_per_sample: Option<f64>,
+    /// Activation checkpointing in the recipe.
+    #[serde(default)]
+    pub checkpointing: bool,
+    /// The code has no GPU path.
+    #[serde(default)]
+    pub cpu_only: bool,
+    /// Hours the doc states.
+    #[serde(default)]
+    pub doc_hours: Option<f64>,
+    /// GPU the doc states.
+    #[serde(default)]
+    pub doc_gpu: Option<String>,
+    /// Notes (estimates are said to be).
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Where the facts come from.
+    pub source: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    workload: Vec<Workload>,
+}
+
+/// Parses and validates workload TOML; `file` names it in errors.
+pub fn parse(text: &str, file: &str) -> Result<Vec<Workload>> {
+    let parsed: File = toml::from_str(text).map_err(|e| Error::Invalid(format!("{file}: {e}")))?;
+    let mut seen = std::collections::HashSet::new();
+    for w in &parsed.workload {
+        let line = text[..text.find(&format!("id = \"{}\"", w.id)).unwrap_or(0)]
+            .lines()
+            .count()
+            + 1;
+        let bad = |field: &str, why: &str| {
+            Error::Invalid(format!(
+                "{file}:{line}: workload {:?}, field `{field}`: {why}",
+                w.id
+            ))
+        };
+        if !seen.insert(w.id.clone()) {
+            return Err(bad("id", "duplicate id"));
+        }
+        if w.params == 0 {
+            return Err(bad("params", "must be at least 1"));
+        }
+        if w.batch == 0 {
+            return Err(bad("batch", "must be at least 1"));
+        }
+        if !["f32", "f64", "f16", "bf16", "nf4"].contains(&w.dtype.as_str()) {
+            return Err(bad("dtype", "must be f32, f64, f16, bf16 or nf4"));
+        }
+        if !["sgd", "momentum", "adamw", "none"].contains(&w.optimizer.as_str()) {
+            return Err(bad("optimizer", "must be sgd, momentum, adamw or none"));
+        }
+        if w.trainable_params.is_some_and(|t| t > w.params) {
+            return Err(bad("trainable_params", "cannot exceed params"));
+        }
+        if let (Some(d), Some(h)) = (w.d_model, w.heads) {
+            if h == 0 || d % h != 0 {
+                return Err(bad("heads", "d_model must be a multiple of heads"));
+            }
+        }
+        if w.mode != RunMode::None && w.steps == 0 && w.tokens.is_none() {
+            return Err(bad(
+                "steps",
+                "a run that trains or infers needs steps or tokens",
+            ));
+        }
+        for (field, v) in [
+            ("flops_per_sample", w.flops_per_sample),
+            ("activation_mb_per_sample", w.activation_mb_per_sample),
+            ("doc_hours", w.doc_hours),
+        ] {
+            if v.is_some_and(|x| !(x.is_finite() && x > 0.0)) {
+                return Err(bad(field, "must be a positive number"));
+            }
+        }
+    }
+    Ok(parsed.workload)
+}
+
+/// The shipped workloads (validated by a test).
+pub fn shipped() -> Vec<Workload> {
+    parse(LESSONS_TOML, "data/lessons.toml").expect("data/lessons.toml is validated by tests")
+}
+
+/// Finds a workload by id or by a unique part of it; the error suggests the closest ids.
+pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> {
+    if let Some(w) = workloads.iter().find(|w| w.id == query) {
+        return Ok(w);
+    }
+    let hits: Vec<&Workload> = workloads.iter().filter(|w| w.id.contains(query)).collect();
+    if hits.len() == 1 {
+        return Ok(hits[0]);
+    }
+    let mut near: Vec<(f64, &str)> = workloads
+        .iter()
+        .map(|w| (strsim::jaro_winkler(&w.id, query), w.id.as_str()))
+        .collect();
+    near.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let names: Vec<&str> = if hits.len() > 1 {
+        hits.iter().map(|w| w.id.as_str()).collect()
+    } else {
+        near.iter().take(3).map(|(_, n)| *n).collect()
+    };
+    Err(Error::Invalid(format!(
+        "{} lesson {query:?}; did you mean: {}?",
+        if hits.len() > 1 {
+            "ambiguous"
+        } else {
+            "unknown"
+        },
+        names.join(", ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_lessons_are_valid_and_cover_the_catalog() {
+        let w = parse(LESSONS_TOML, "data/lessons.toml").unwrap();
+        assert_eq!(
+            w.iter().filter(|w| !w.id.starts_with("recipe/")).count(),
+            27
+        );
+        assert!(w.iter().any(|w| w.id == "recipe/qlora-llama3-8b"));
+        let resnet = find(&w, "05-transfer-learning").unwrap();
+        assert_eq!(resnet.params, 11_181_642);
+        assert!(find(&w, "transfer-lerning")
+            .unwrap_err()
+            .to_string()
+            .contains("05-transfer-learning"));
+        assert!(find(&w, "recipe")
+            .unwrap_err()
+            .to_string()
+            .contains("ambiguous"));
+    }
+
+    #[test]
+    fn bad_entries_name_the_line_and_field() {
+        let good = "[[workload]]\nid = \"a\"\ntitle = \"A\"\nkind = \"mlp\"\nparams = 10\nbatch = 1\ndtype = \"f32\"\noptimizer = \"sgd\"\nmode = \"train\"\nsteps = 5\nsource = \"x\"\n";
+        assert!(parse(good, "l.toml").is_ok());
+        let err = parse(&good.replace("params = 10", "params = 0"), "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("l.toml:2") && err.contains("params"), "{err}");
+        let err = parse(&good.replace("steps = 5", "stepz = 5"), "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("stepz"), "{err}");
+        let err = parse(&good.replace("\"f32\"", "\"f8\""), "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("dtype"), "{err}");
+        assert!(parse(
+            &good.replace("mode = \"train\"", "mode = \"dream\""),
+            "l.toml"
+        )
+        .is_err());
+    }
+}

@@ -1,0 +1,619 @@
+//! `gpulab fit`: for every course workload and every target — this CPU, each local GPU, Colab's
+//! free T4, cloud L4 / A100 / H100 — does it fit, how long does it take, what does it cost, and
+//! which target should a learner pick.
+//!
+//! Memory (per workload, labelled *formula* — the lessons run PyTorch, so the textbook terms of
+//! [`crate::estimate`] apply): weights (+ other models alive), gradients and optimizer state of
+//! the trainable parameters, activations (Korthikanti for transformers with a known shape, the
+//! lesson file's per-sample figure elsewhere, else a rough `batch · 16·√P` values), and on a GPU
+//! the CUDA context.
+//!
+//! Time: FLOPs / (throughput × efficiency). FLOPs: training 3× the forward (forward + backward
+//! at twice the forward), LoRA 2× (no weight gradients for the frozen base), forward-backward 3×,
+//! forward 1×; the forward is 2·P per token (transformers, Kaplan et al. 2020's 6·P·tokens for
+//! training) or the lesson file's per-sample figure (CNNs). Throughput: this CPU's measured
+//! matmul GFLOP/s, or the GPU's datasheet peak for the dtype; efficiency [`CPU_EFFICIENCY`] /
+//! [`GPU_EFFICIENCY`], stated, because small training loops reach a fraction of the matmul peak.
+
+use serde::{Deserialize, Serialize};
+
+use crate::estimate::CUDA_CONTEXT_TYPICAL;
+use crate::gpus::{Catalog, GpuSpec};
+use crate::lessons::{RunMode, Workload};
+use crate::units::Bytes;
+
+/// Share of the CPU's measured matmul throughput a training loop reaches (framework overhead,
+/// small matrices, element-wise ops).
+pub const CPU_EFFICIENCY: f64 = 0.3;
+/// Share of the datasheet peak a training run reaches (the curriculum's own 10/05 estimator uses
+/// 40 % MFU).
+pub const GPU_EFFICIENCY: f64 = 0.4;
+/// Free GPU sessions (Colab) end after about 12 hours.
+pub const FREE_SESSION_HOURS: f64 = 12.0;
+/// Longer than this on a CPU, and a learner should use a GPU.
+pub const CPU_PATIENCE_HOURS: f64 = 0.5;
+
+/// A place to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Target {
+    /// Short name: "cpu", "local:0 RTX 3090", "T4 (Colab)", "A100-80GB".
+    pub name: String,
+    /// Memory available for the workload.
+    pub memory: Bytes,
+    /// Throughput for f32 (GFLOP/s, before efficiency).
+    pub gflops_f32: f64,
+    /// Throughput for 16-bit (GFLOP/s, before efficiency).
+    pub gflops_half: f64,
+    /// Is it a GPU (context memory, CUDA)?
+    pub gpu: bool,
+    /// Hourly price range (USD).
+    pub price: (f64, f64),
+    /// Where the throughput comes from.
+    pub throughput_source: String,
+}
+
+impl Target {
+    /// A cloud or Colab GPU from the catalog.
+    pub fn from_catalog(spec: &GpuSpec, name: &str) -> Target {
+        Target {
+            name: name.to_string(),
+            memory: spec.memory(),
+            gflops_f32: spec.fp32_tflops * 1000.0,
+            gflops_half: spec.fp16_tflops.max(spec.bf16_tflops) * 1000.0,
+            gpu: true,
+            price: (spec.price_usd_hour_low, spec.price_usd_hour_high),
+            throughput_source: format!("datasheet ({})", spec.name),
+        }
+    }
+
+    /// The standard cloud targets: Colab's free T4, L4, A100 80 GB, H100 SXM.
+    pub fn cloud(catalog: &Catalog) -> Vec<Target> {
+        [
+            ("T4", "T4 (Colab free)"),
+            ("L4", "L4"),
+            ("A100-80GB", "A100-80GB"),
+            ("H100-SXM", "H100"),
+        ]
+        .iter()
+        .filter_map(|(id, name)| catalog.get(id).ok().map(|g| Target::from_catalog(g, name)))
+        .collect()
+    }
+}
+
+/// This CPU as a target: available RAM, and its matmul throughput measured now (a 512³ f32
+/// product through Candle, about 0.3 s).
+pub fn this_cpu() -> Target {
+    let config = crate::bench::BenchConfig {
+        sizes: Some(vec![crate::bench::MatmulShape::square(512)]),
+        budget: std::time::Duration::from_millis(200),
+        warmup: std::time::Duration::from_millis(50),
+        min_runs: 5,
+        measure_peak: false,
+        ..Default::default()
+    };
+    let report = crate::bench::run(&config, |_, _| {});
+    let gflops = report
+        .results
+        .first()
+        .and_then(|r| r.gflops)
+        .unwrap_or(10.0);
+    let host = crate::host::detect();
+    Target {
+        name: "this CPU".into(),
+        memory: host.ram_available,
+        gflops_f32: gflops,
+        gflops_half: gflops,
+        gpu: false,
+        price: (0.0, 0.0),
+        throughput_source: format!(
+            "measured: {gflops:.0} GFLOP/s f32 matmul on {}",
+            host.cpu_model
+        ),
+    }
+}
+
+/// Local GPUs as nvidia-smi lists them (throughput from the catalog when recognised).
+pub fn local_gpus(driver: &crate::nvidia_smi::DriverView, catalog: &Catalog) -> Vec<Target> {
+    driver
+        .gpus
+        .iter()
+        .filter_map(|g| {
+            let memory = g.memory_total?;
+            let spec = catalog.recognise(&g.name);
+            Some(Target {
+                name: format!("local:{} {}", g.index, g.name),
+                memory,
+                gflops_f32: spec.map(|s| s.fp32_tflops * 1000.0).unwrap_or(5000.0),
+                gflops_half: spec
+                    .map(|s| s.fp16_tflops.max(s.bf16_tflops) * 1000.0)
+                    .unwrap_or(10000.0),
+                gpu: true,
+                price: (0.0, 0.0),
+                throughput_source: spec
+                    .map(|s| format!("datasheet ({})", s.name))
+                    .unwrap_or_else(|| "unknown GPU: assumed 5 TFLOP/s f32".into()),
+            })
+        })
+        .collect()
+}
+
+/// The detail of one verdict, for `fit --lesson`.
+pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!("{} — {}\n", w.id, w.title);
+    let _ = writeln!(
+        out,
+        "{} params{} · {} · {} · batch {} · {:?}{}",
+        w.params,
+        w.trainable_params
+            .map(|t| format!(" ({t} trainable)"))
+            .unwrap_or_default(),
+        w.dtype,
+        w.optimizer,
+        w.batch,
+        w.mode,
+        w.note
+            .as_ref()
+            .map(|n| format!("\nnote: {n}"))
+            .unwrap_or_default()
+    );
+    let m = &v.memory;
+    let _ = writeln!(out, "\nMemory (formula):");
+    for (name, b) in [
+        ("weights", m.weights),
+        ("gradients", m.gradients),
+        ("optimizer state", m.optimizer_state),
+        ("activations", m.activations),
+    ] {
+        let _ = writeln!(out, "  {name:16} {b}");
+    }
+    let _ = writeln!(
+        out,
+        "  {:16} {} (activations: {})",
+        "total",
+        m.total(),
+        m.activations_source
+    );
+    let _ = writeln!(
+        out,
+        "  + CUDA context on a GPU, typically {}",
+        CUDA_CONTEXT_TYPICAL
+    );
+    let _ = writeln!(out, "\nWork: {:.3e} FLOPs for the whole run", v.flops);
+    let _ = writeln!(out, "\nTargets:");
+    for (c, t) in v.cells.iter().zip(targets) {
+        let _ = writeln!(
+            out,
+            "  {:22} {:9} needs {:>10} of {:>10} · {:>6} · ${:.2}-{:.2} · throughput {}",
+            c.target,
+            if !c.runnable {
+                "n/a"
+            } else if c.fits {
+                "fits"
+            } else {
+                "too small"
+            },
+            c.needed,
+            t.memory,
+            fmt_hours(c.hours),
+            c.cost.0,
+            c.cost.1,
+            t.throughput_source
+        );
+    }
+    if let (Some(h), Some(g)) = (w.doc_hours, &w.doc_gpu) {
+        let _ = writeln!(out, "  (the lesson's doc says about {h} h on {g})");
+    }
+    let _ = writeln!(out, "\nRecommended: {}", v.recommendation);
+    if let Some(m) = &v.multi_gpu {
+        let _ = writeln!(out, "Multi-GPU: {m}");
+    }
+    out
+}
+
+/// Memory of a workload, by category.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadMemory {
+    /// Weights of every model alive.
+    pub weights: Bytes,
+    /// Gradients.
+    pub gradients: Bytes,
+    /// Optimizer state (with the fp32 master copy in mixed precision).
+    pub optimizer_state: Bytes,
+    /// Activations.
+    pub activations: Bytes,
+    /// How activations were sized.
+    pub activations_source: String,
+}
+
+impl WorkloadMemory {
+    /// Everything but the CUDA context.
+    pub fn total(&self) -> Bytes {
+        Bytes(self.weights.0 + self.gradients.0 + self.optimizer_state.0 + self.activations.0)
+    }
+}
+
+fn value_bytes(dtype: &str) -> f64 {
+    match dtype {
+        "f64" => 8.0,
+        "f32" => 4.0,
+        "nf4" => 0.5 + 0.127 / 8.0,
+        _ => 2.0,
+    }
+}
+
+fn states(optimizer: &str) -> f64 {
+    match optimizer {
+        "adamw" => 2.0,
+        "momentum" => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// The memory model (see the module docs).
+pub fn memory(w: &Workload) -> WorkloadMemory {
+    let vb = value_bytes(&w.dtype);
+    let act_bytes = if w.dtype == "nf4" { 2.0 } else { vb };
+    let trains = matches!(w.mode, RunMode::Train | RunMode::LoraTrain);
+    let trainable = w.trainable_params.unwrap_or(w.params) as f64;
+    let mut weights = (w.params + w.extra_params) as f64 * vb;
+    if w.dtype == "nf4" {
+        weights += trainable * 2.0;
+    }
+    let half = matches!(w.dtype.as_str(), "f16" | "bf16" | "nf4");
+    let gradients = match w.mode {
+        RunMode::Train | RunMode::LoraTrain => trainable * act_bytes,
+        RunMode::ForwardBackward => w.params as f64 * vb,
+        _ => 0.0,
+    };
+    let optimizer_state = if trains {
+        trainable * (if half { 4.0 } else { 0.0 } + 4.0 * states(&w.optimizer))
+    } else {
+        0.0
+    };
+    let keeps_graph = matches!(
+        w.mode,
+        RunMode::Train | RunMode::LoraTrain | RunMode::ForwardBackward
+    );
+    let (activations, source) = match (w.layers, w.d_model, w.heads, w.seq_len) {
+        (Some(l), Some(d), Some(h), Some(s)) => {
+            let shape = crate::estimate::TransformerShape {
+                layers: l,
+                hidden: d,
+                heads: h,
+                kv_heads: h,
+                seq_len: s,
+                vocab: w.vocab.unwrap_or(0),
+            };
+            let full = crate::estimate::transformer_activations(
+                &shape,
+                w.batch,
+                act_bytes,
+                w.checkpointing && keeps_graph,
+            );
+            if keeps_graph {
+                (full, "formula (Korthikanti et al. 2022)")
+            } else {
+                // Inference frees each layer's activations as it goes.
+                (full / l as f64, "formula (one layer at a time)")
+            }
+        }
+        _ => match w.activation_mb_per_sample {
+            Some(mb) => {
+                let per = mb * 1e6 * w.batch as f64;
+                (
+                    if keeps_graph { per } else { per * 0.3 },
+                    "lessons.toml per-sample estimate",
+                )
+            }
+            None => (
+                w.batch as f64 * 16.0 * (w.params as f64).sqrt() * act_bytes,
+                "rough (batch · 16·√P values)",
+            ),
+        },
+    };
+    WorkloadMemory {
+        weights: Bytes(weights as u64),
+        gradients: Bytes(gradients as u64),
+        optimizer_state: Bytes(optimizer_state as u64),
+        activations: Bytes(activations as u64),
+        activations_source: source.into(),
+    }
+}
+
+/// FLOPs of the whole run.
+pub fn flops(w: &Workload) -> f64 {
+    let multiplier = match w.mode {
+        RunMode::Train | RunMode::ForwardBackward => 3.0,
+        RunMode::LoraTrain => 2.0,
+        RunMode::Forward | RunMode::Inference => 1.0,
+        RunMode::None => 0.0,
+    };
+    let p = w.params as f64;
+    if let Some(tokens) = w.tokens {
+        return multiplier * 2.0 * p * tokens as f64;
+    }
+    let per_sample = match (w.flops_per_sample, w.seq_len, w.image_size) {
+        (Some(f), _, _) => f,
+        (None, Some(s), _) => 2.0 * p * s as f64,
+        // A conv weight is reused at every position; after two poolings about (side/4)².
+        (None, None, Some(side)) if w.kind == "cnn" => 2.0 * p * (side * side) as f64 / 16.0,
+        _ => 2.0 * p,
+    };
+    multiplier * per_sample * w.batch as f64 * w.steps as f64
+}
+
+/// One workload on one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    /// Target name.
+    pub target: String,
+    /// Does it fit?
+    pub fits: bool,
+    /// Can it run there at all (NumPy lessons cannot use a GPU)?
+    pub runnable: bool,
+    /// Memory needed there (with the CUDA context on a GPU).
+    pub needed: Bytes,
+    /// Memory − needed (negative: short).
+    pub headroom_bytes: i64,
+    /// Estimated hours for the whole run.
+    pub hours: f64,
+    /// Cost range of the run (USD).
+    pub cost: (f64, f64),
+}
+
+/// One workload on every target, and the recommendation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Workload id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Memory by category (formula).
+    pub memory: WorkloadMemory,
+    /// FLOPs of the run.
+    pub flops: f64,
+    /// Per target.
+    pub cells: Vec<Cell>,
+    /// Recommended target and why.
+    pub recommendation: String,
+    /// When no single GPU fits: how many H100s with ZeRO-3 (FSDP) would.
+    pub multi_gpu: Option<String>,
+}
+
+/// Judges one workload on the targets (the first target must be the CPU).
+pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
+    let mem = memory(w);
+    let total_flops = flops(w);
+    let half = matches!(w.dtype.as_str(), "f16" | "bf16" | "nf4");
+    let cells: Vec<Cell> = targets
+        .iter()
+        .map(|t| {
+            // NumPy lessons have no GPU path; the SD lesson's fp16 pipeline only runs on CUDA;
+            // a lesson whose code trains nothing has nothing to run.
+            let runnable = w.mode != RunMode::None
+                && !(t.gpu && w.cpu_only)
+                && !(w.dtype == "f16"
+                    && !t.gpu
+                    && w.kind == "diffusion-unet"
+                    && w.mode == RunMode::Inference);
+            let needed = Bytes(mem.total().0 + if t.gpu { CUDA_CONTEXT_TYPICAL.0 } else { 0 });
+            let throughput = if half && t.gpu {
+                t.gflops_half
+            } else {
+                t.gflops_f32
+            };
+            let efficiency = if t.gpu {
+                GPU_EFFICIENCY
+            } else {
+                CPU_EFFICIENCY
+            };
+            // f64 NumPy code runs at roughly half the f32 rate.
+            let rate = throughput * efficiency * if w.dtype == "f64" { 0.5 } else { 1.0 } * 1e9;
+            let hours = if rate > 0.0 {
+                total_flops / rate / 3600.0
+            } else {
+                f64::INFINITY
+            };
+            Cell {
+                target: t.name.clone(),
+                fits: runnable && needed <= t.memory,
+                runnable,
+                needed,
+                headroom_bytes: t.memory.0 as i64 - needed.0 as i64,
+                hours,
+                cost: (hours * t.price.0, hours * t.price.1),
+            }
+        })
+        .collect();
+    let recommendation = recommend(w, targets, &cells);
+    let multi_gpu =
+        if cells.iter().skip(1).all(|c| !c.fits) && !w.cpu_only && w.mode != RunMode::None {
+            Some(zero_plan(&mem))
+        } else {
+            None
+        };
+    Verdict {
+        id: w.id.clone(),
+        title: w.title.clone(),
+        memory: mem,
+        flops: total_flops,
+        cells,
+        recommendation,
+        multi_gpu,
+    }
+}
+
+fn fmt_hours(h: f64) -> String {
+    if !h.is_finite() {
+        "-".into()
+    } else if h < 1.0 / 60.0 {
+        format!("{:.0}s", (h * 3600.0).max(1.0))
+    } else if h < 1.0 {
+        format!("{:.0}m", h * 60.0)
+    } else {
+        format!("{h:.1}h")
+    }
+}
+
+fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
+    if w.mode == RunMode::None {
+        return "nothing to train in the lesson's code; see its recipe".into();
+    }
+    let cpu = &cells[0];
+    if cpu.fits && cpu.hours <= CPU_PATIENCE_HOURS {
+        return format!("this CPU ({}, free)", fmt_hours(cpu.hours));
+    }
+    // Free GPUs (local, Colab) next, if the run ends within a free session.
+    let free = cells
+        .iter()
+        .zip(targets)
+        .skip(1)
+        .filter(|(c, t)| c.fits && t.price.1 == 0.0 && c.hours <= FREE_SESSION_HOURS)
+        .min_by(|a, b| a.0.hours.total_cmp(&b.0.hours));
+    if let Some((c, _)) = free {
+        return format!("{} ({}, free)", c.target, fmt_hours(c.hours));
+    }
+    let paid = cells
+        .iter()
+        .zip(targets)
+        .skip(1)
+        .filter(|(c, t)| c.fits && t.price.1 > 0.0)
+        .min_by(|a, b| a.0.cost.1.total_cmp(&b.0.cost.1));
+    match paid {
+        Some((c, _)) => format!(
+            "{} ({}, about ${:.2}-{:.2})",
+            c.target,
+            fmt_hours(c.hours),
+            c.cost.0,
+            c.cost.1
+        ),
+        None if cpu.fits => format!("this CPU, slowly ({})", fmt_hours(cpu.hours)),
+        None => "no single target: see the multi-GPU line".into(),
+    }
+}
+
+/// ZeRO-3 (FSDP full sharding) on 80 GB H100s: model states split N ways, activations and the
+/// context stay per GPU.
+pub fn zero_plan(mem: &WorkloadMemory) -> String {
+    let per_gpu =
+        80.0 * Bytes::GIB as f64 - CUDA_CONTEXT_TYPICAL.0 as f64 - mem.activations.0 as f64;
+    if per_gpu <= 0.0 {
+        return "activations alone exceed an 80 GB GPU: use activation checkpointing or a smaller batch".into();
+    }
+    let states = (mem.weights.0 + mem.gradients.0 + mem.optimizer_state.0) as f64;
+    let n = (states / per_gpu).ceil().max(2.0) as u64;
+    format!("{n}× H100 80 GB with ZeRO-3 / FSDP full sharding (model states split {n} ways)")
+}
+
+/// The compact table: one row per workload.
+pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
+    use crate::table::{Align, Table};
+    let mut header: Vec<String> = vec!["lesson".into(), "needs".into()];
+    if let Some(v) = verdicts.first() {
+        header.extend(v.cells.iter().map(|c| c.target.clone()));
+    }
+    header.push("recommended".into());
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut align = vec![Align::Left, Align::Right];
+    align.extend(std::iter::repeat_n(Align::Right, header.len() - 3));
+    align.push(Align::Left);
+    let mut t = Table::new(&refs, &align);
+    for v in verdicts {
+        let mut row = vec![v.id.clone(), v.memory.total().to_string()];
+        for c in &v.cells {
+            row.push(if !c.runnable {
+                "n/a".into()
+            } else if c.fits {
+                format!("✓ {}", fmt_hours(c.hours))
+            } else {
+                "✗ memory".into()
+            });
+        }
+        row.push(v.recommendation.clone());
+        t.push(row);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lessons::{find, shipped};
+
+    fn fixed_targets() -> Vec<Target> {
+        let catalog = Catalog::shipped();
+        let mut t = vec![Target {
+            name: "cpu".into(),
+            memory: Bytes(16 << 30),
+            gflops_f32: 100.0,
+            gflops_half: 100.0,
+            gpu: false,
+            price: (0.0, 0.0),
+            throughput_source: "fixed for the test".into(),
+        }];
+        t.extend(Target::cloud(&catalog));
+        t
+    }
+
+    #[test]
+    fn small_lessons_stay_on_the_cpu() {
+        let w = shipped();
+        let v = judge(
+            find(&w, "03-deep-learning-core/11-intro-to-pytorch").unwrap(),
+            &fixed_targets(),
+        );
+        assert!(v.cells.iter().all(|c| c.fits));
+        assert!(
+            v.recommendation.starts_with("this CPU"),
+            "{}",
+            v.recommendation
+        );
+        // 6·P per sample · 64 · 46900 steps = 4.2 TFLOP → at 30 GFLOP/s about 2.4 minutes.
+        assert!((v.flops - 6.0 * 235_146.0 * 64.0 * 46_900.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn numpy_lessons_cannot_use_a_gpu() {
+        let w = shipped();
+        let v = judge(
+            find(&w, "10-llms-from-scratch/04-pre-training-mini-gpt").unwrap(),
+            &fixed_targets(),
+        );
+        assert!(v.cells.iter().skip(1).all(|c| !c.runnable));
+        assert!(v.cells[0].fits);
+    }
+
+    #[test]
+    fn full_fine_tune_of_8b_needs_several_gpus_and_qlora_fits_a_t4() {
+        let w = shipped();
+        let full = judge(
+            find(&w, "recipe/full-ft-llama3-8b").unwrap(),
+            &fixed_targets(),
+        );
+        // 8B × (2 + 2 + 12) = 128 GB of model states: no single GPU here.
+        assert!(full.cells.iter().all(|c| !c.fits));
+        assert!(full.multi_gpu.as_deref().unwrap().contains("ZeRO-3"));
+        let qlora = judge(
+            find(&w, "recipe/qlora-llama3-8b").unwrap(),
+            &fixed_targets(),
+        );
+        let t4 = qlora
+            .cells
+            .iter()
+            .find(|c| c.target.starts_with("T4"))
+            .unwrap();
+        assert!(t4.fits, "{:?}", qlora.memory);
+        // The doc says 12 h on a T4; the model's estimate must be within a factor of 2.
+        assert!((6.0..24.0).contains(&t4.hours), "{}", t4.hours);
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_workload() {
+        let w = shipped();
+        let verdicts: Vec<Verdict> = w.iter().map(|w| judge(w, &fixed_targets())).collect();
+        let t = table(&verdicts);
+        assert_eq!(t.rows.len(), w.len());
+        assert_eq!(t.header.len(), 2 + 5 + 1);
+    }
+}
