@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::cli::{BenchArgs, CheckArgs, Cli, Command, EstimateArgs, FitArgs, MeasureArgs};
+use crate::cli::{
+    BenchArgs, CheckArgs, Cli, Command, CompareArgs, EstimateArgs, FitArgs, MeasureArgs, ReportArgs,
+};
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::check::{render_text, run_check, CheckOptions};
 use gpulab::device::{self, DeviceSpec};
@@ -22,6 +24,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Measure(args) => measure(&args, cli.quiet),
         Command::Estimate(args) => estimate(&args),
         Command::Fit(args) => fit(&args),
+        Command::Report(args) => report(&args, cli.quiet),
+        Command::Compare(args) => compare(&args),
     }
 }
 
@@ -493,5 +497,109 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         println!("{}: {}", v.id, v.multi_gpu.as_deref().unwrap_or(""));
     }
     println!("\nDetail for one lesson: gpulab fit --lesson <id>");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn lang(arg: &Option<String>) -> anyhow::Result<gpulab::report::Lang> {
+    Ok(match arg {
+        Some(l) => gpulab::report::Lang::parse(l)?,
+        None => gpulab::report::Lang::from_locale(),
+    })
+}
+
+fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
+    use gpulab::report;
+    let lang = lang(&args.lang)?;
+    let timeout = positive_seconds("--smi-timeout", args.smi_timeout)?;
+    let base = match &args.name {
+        Some(n) => {
+            if n.is_empty() || n.contains(['/', '\\']) {
+                bail!("--name must be a plain file name without folders, got {n:?}");
+            }
+            n.clone()
+        }
+        None => format!(
+            "gpulab-report-{}-{}",
+            report::date_from_unix(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs())
+                    .unwrap_or(0)
+            ),
+            report::host_name()
+        ),
+    };
+    let md = args.out.join(format!("{base}.md"));
+    let json = args.out.join(format!("{base}.json"));
+    let speed_svg = format!("{base}-bench.svg");
+    let memory_svg = format!("{base}-memory.svg");
+    // Refuse before measuring anything, so a minute of work is never thrown away.
+    for p in [&md, &json] {
+        if p.exists() && !args.force {
+            bail!(
+                "{} exists; pass --force to overwrite it, or --name for another name",
+                p.display()
+            );
+        }
+    }
+    let stages = ["check", "bench", "measure", "fit"];
+    let bar = progress(stages.len() as u64, quiet);
+    let mut done = 0;
+    let r = report::gather(timeout, |stage| {
+        if done > 0 {
+            bar.inc(1);
+        }
+        done += 1;
+        bar.set_message(stage.to_string());
+    });
+    bar.finish_and_clear();
+    let bench_panels = bench::export::plot_panels(&r.bench);
+    gpulab::plot::write_svg(&args.out.join(&speed_svg), &bench_panels, true)?;
+    let memory_panels = vec![gpulab::plot::Panel {
+        title: "Measured bytes per parameter (GPT, one training step)".into(),
+        x_label: "optimizer states per parameter (0 sgd, 2 adamw)".into(),
+        y_label: "bytes / parameter".into(),
+        log_x: false,
+        series: ["f32", "bf16"]
+            .iter()
+            .map(|dt| gpulab::plot::Series {
+                label: format!("{dt} weights+grads+state"),
+                points: r
+                    .measure
+                    .results
+                    .iter()
+                    .filter(|x| {
+                        bench::dtype_name(x.config.dtype) == *dt
+                            && x.config.model.family == gpulab::models::Family::Gpt
+                    })
+                    .filter_map(|x| {
+                        x.measurement.as_ref().map(|m| {
+                            (
+                                x.config.optimizer.states_per_param() as f64,
+                                gpulab::measure::export::model_states_per_param(m),
+                            )
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }];
+    gpulab::plot::write_svg(&args.out.join(&memory_svg), &memory_panels, true)?;
+    let text = report::to_markdown(&r, lang, &[speed_svg, memory_svg]);
+    write_atomic(
+        &json,
+        (serde_json::to_string_pretty(&r)? + "\n").as_bytes(),
+        args.force,
+    )?;
+    write_atomic(&md, text.as_bytes(), args.force)?;
+    print!("{text}");
+    eprintln!("\nwrote {} and {}", md.display(), json.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
+    let a = gpulab::report::load(&args.a)?;
+    let b = gpulab::report::load(&args.b)?;
+    print!("{}", gpulab::report::compare(&a, &b, lang(&args.lang)?));
     Ok(ExitCode::SUCCESS)
 }

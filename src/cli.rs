@@ -30,6 +30,42 @@ pub enum Command {
     Estimate(EstimateArgs),
     /// For every course lesson: does it fit on this CPU, your GPU, Colab, the cloud — how long, what cost.
     Fit(FitArgs),
+    /// The lesson's environment report, filled in: check + bench + measure + fit, Markdown and JSON.
+    Report(ReportArgs),
+    /// Two reports side by side (e.g. this laptop and a Colab T4).
+    Compare(CompareArgs),
+}
+
+/// `gpulab report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Language: ko or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Folder for the report files.
+    #[arg(long, default_value = "data/runs", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Base file name (default: gpulab-report-<date>-<host>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Overwrite an existing report of the same name.
+    #[arg(long)]
+    pub force: bool,
+    /// Seconds to wait for nvidia-smi.
+    #[arg(long, default_value_t = 10.0)]
+    pub smi_timeout: f64,
+}
+
+/// `gpulab compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// First report (JSON written by `gpulab report`).
+    pub a: PathBuf,
+    /// Second report.
+    pub b: PathBuf,
+    /// Language: ko or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<String>,
 }
 
 /// `gpulab fit`.

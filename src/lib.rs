@@ -31,6 +31,7 @@ pub mod optim;
 pub mod output;
 pub mod peak;
 pub mod plot;
+pub mod report;
 pub mod stats;
 pub mod table;
 pub mod verdict;

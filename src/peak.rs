@@ -37,17 +37,22 @@ pub fn measure_cpu_peak(threads: usize, duration: Duration) -> Peak {
         }
         iters *= 2;
     }
-    let per_run = iters * 10;
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| std::hint::black_box(kernel(per_run)));
-        }
-    });
-    let seconds = started.elapsed().as_secs_f64();
+    // Best of three: a peak is the most the machine did, and a shared VM's neighbours and clock
+    // ramps only ever make a run slower.
+    let per_run = iters * 10 / 3;
     let flops = per_run as f64 * (CHAINS * lanes * 2) as f64 * threads as f64;
+    let mut best = 0f64;
+    for _ in 0..3 {
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| std::hint::black_box(kernel(per_run)));
+            }
+        });
+        best = best.max(flops / started.elapsed().as_secs_f64() / 1e9);
+    }
     Peak {
-        gflops: flops / seconds / 1e9,
+        gflops: best,
         source: format!("measured: {label} FMA loop on {threads} thread(s)"),
     }
 }

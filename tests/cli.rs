@@ -532,3 +532,51 @@ fn fit_judges_every_lesson_and_details_one() {
         .code(2)
         .stderr(predicate::str::contains("did you mean"));
 }
+
+#[test]
+fn report_writes_both_formats_refuses_to_clobber_and_compares() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        Command::cargo_bin("gpulab")
+            .unwrap()
+            .env("PATH", empty.path())
+            .args(["report", "--quiet", "--lang", "en", "--name", "r", "--out"])
+            .arg(dir.path())
+            .args(extra)
+            .assert()
+    };
+    run(&[])
+        .success()
+        .stdout(predicate::str::contains("## Judgement"));
+    for f in ["r.md", "r.json", "r-bench.svg", "r-memory.svg"] {
+        assert!(dir.path().join(f).exists(), "{f}");
+    }
+    let json: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(json["schema"], "gpulab.report");
+    assert_eq!(json["fields"]["gpu_time_s"], Value::Null);
+    assert!(json["fields"]["why_empty"]
+        .as_str()
+        .unwrap()
+        .contains("nvidia-smi"));
+    let before = fs::read_to_string(dir.path().join("r.md")).unwrap();
+    run(&[]).code(2).stderr(predicate::str::contains("--force"));
+    assert_eq!(fs::read_to_string(dir.path().join("r.md")).unwrap(), before);
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["compare", "--lang", "ko"])
+        .arg(dir.path().join("r.json"))
+        .arg(fixture("../report/cpu-1thread.json"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("판단이 바뀐 강의"));
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["compare"])
+        .arg(dir.path().join("r.md"))
+        .arg(dir.path().join("r.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a gpulab report"));
+}
