@@ -8,7 +8,8 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 
 use crate::cli::{
-    BenchArgs, CheckArgs, Cli, Command, CompareArgs, EstimateArgs, FitArgs, MeasureArgs, ReportArgs,
+    BenchArgs, CheckArgs, Cli, Command, CompareArgs, EstimateArgs, FitArgs, LabArgs, MeasureArgs,
+    ReportArgs,
 };
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::check::{render_text, run_check, CheckOptions};
@@ -26,6 +27,27 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fit(args) => fit(&args),
         Command::Report(args) => report(&args, cli.quiet),
         Command::Compare(args) => compare(&args),
+        Command::Labs => {
+            print!(
+                "{}",
+                gpulab::labs::Manifest::shipped().progress(Path::new("data/runs"))
+            );
+            println!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Lab(args) => lab(&args),
+        Command::Hint(args) => {
+            let manifest = gpulab::labs::Manifest::shipped();
+            let lab = manifest.find(&args.which, Path::new("data/runs"))?;
+            println!(
+                "{} {} / {}\n{}",
+                lab.dir_name(),
+                lab.title,
+                lab.title_ko,
+                lab.hint.trim()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -602,4 +624,36 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let b = gpulab::report::load(&args.b)?;
     print!("{}", gpulab::report::compare(&a, &b, lang(&args.lang)?));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a lab's own program through cargo, so the learner's edits to labs/NN-slug/main.rs count.
+fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
+    let manifest = gpulab::labs::Manifest::shipped();
+    let lab = manifest.find(&args.which, Path::new("data/runs"))?;
+    eprintln!(
+        "== Lab {}: {}\n   {}\n   source: labs/{}/main.rs\n",
+        lab.id,
+        lab.title,
+        lab.title_ko,
+        lab.dir_name()
+    );
+    if lab.needs_gpu && gpulab::device::cuda_device_count() == 0 {
+        eprintln!("This lab's main part needs a GPU and this build sees none: the CPU half runs now; for the GPU half use Colab or a cloud GPU with `--features cuda`.\n");
+    }
+    let mut cmd = std::process::Command::new("cargo");
+    cmd.args(["run", "--quiet", "--release", "--example", &lab.example()]);
+    if cfg!(feature = "cuda") {
+        cmd.args(["--features", "cuda"]);
+    }
+    if args.fast {
+        cmd.args(["--", "--fast"]);
+    }
+    let status = cmd
+        .status()
+        .context("running cargo (the labs are cargo examples: run gpulab from the repository with a Rust toolchain)")?;
+    Ok(if status.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

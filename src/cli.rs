@@ -34,6 +34,31 @@ pub enum Command {
     Report(ReportArgs),
     /// Two reports side by side (e.g. this laptop and a Colab T4).
     Compare(CompareArgs),
+    /// The labs, with your progress (a lab is done when its result is in data/runs/).
+    Labs,
+    /// Run a lab's program: an id (1-6), a slug, or next.
+    Lab(LabArgs),
+    /// Show a lab's hints (default: the next lab's).
+    Hint(HintArgs),
+}
+
+/// `gpulab lab`.
+#[derive(Debug, Args)]
+pub struct LabArgs {
+    /// Which lab: 1-6, a slug, or next.
+    #[arg(default_value = "next")]
+    pub which: String,
+    /// The quick version (small sizes), as CI runs it.
+    #[arg(long)]
+    pub fast: bool,
+}
+
+/// `gpulab hint`.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// Which lab: 1-6, a slug, or next.
+    #[arg(default_value = "next")]
+    pub which: String,
 }
 
 /// `gpulab report`.

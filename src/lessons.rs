@@ -184,7 +184,17 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
     }
     let mut near: Vec<(f64, &str)> = workloads
         .iter()
-        .map(|w| (strsim::jaro_winkler(&w.id, query), w.id.as_str()))
+        .map(|w| {
+            // Learners type the lesson's slug, not its phase: score the last part too, with and
+            // without its "NN-" number.
+            let last = w.id.rsplit('/').next().unwrap_or(&w.id);
+            let bare = last.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-');
+            let score = [w.id.as_str(), last, bare]
+                .iter()
+                .map(|s| strsim::jaro_winkler(s, query))
+                .fold(0f64, f64::max);
+            (score, w.id.as_str())
+        })
         .collect();
     near.sort_by(|a, b| b.0.total_cmp(&a.0));
     let names: Vec<&str> = if hits.len() > 1 {

@@ -24,6 +24,7 @@ pub mod device;
 pub mod estimate;
 pub mod fit;
 pub mod gpus;
+pub mod labs;
 pub mod lessons;
 pub mod measure;
 pub mod models;

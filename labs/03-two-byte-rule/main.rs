@@ -1,0 +1,57 @@
+//! Lab 03: the lesson's fp16 2-byte rule for your GPU (or the common ones), against training's needs.
+use gpulab::estimate::{estimate, max_params_textbook, EstimateInput, Mode, Precision};
+use gpulab::{gpus::Catalog, units::Bytes};
+
+fn main() -> anyhow::Result<()> {
+    let catalog = Catalog::shipped();
+    // Your GPUs if nvidia-smi lists any, else the ones the course points to.
+    let driver = gpulab::nvidia_smi::query(
+        std::path::Path::new("nvidia-smi"),
+        std::time::Duration::from_secs(10),
+    );
+    let mut gpus: Vec<(String, Bytes)> = driver
+        .gpus
+        .iter()
+        .filter_map(|g| Some((g.name.clone(), g.memory_total?)))
+        .collect();
+    if gpus.is_empty() {
+        println!("No local GPU: using the GPUs the course mentions.\n");
+        for id in ["T4", "L4", "RTX-4090", "A100-80GB"] {
+            let g = catalog.get(id)?;
+            gpus.push((g.name.clone(), g.memory()));
+        }
+    }
+    let training = EstimateInput {
+        params: 1,
+        shape: None,
+        batch: 1,
+        mode: Mode::Train,
+        precision: Precision::Half,
+        optimizer_states: 2,
+        lora_rank: None,
+        checkpointing: false,
+        gpus: 1,
+        zero_stage: 0,
+        on_gpu: true,
+    };
+    let mut rows = Vec::new();
+    for (name, memory) in gpus {
+        let rule = memory.0 / 2; // fp16: 2 bytes per parameter, weights only
+        let train = max_params_textbook(&training, memory); // + grads + fp32 master and Adam states
+        println!("{name:32} {memory:>10}  2-byte rule: {:6.2}B params   training (mixed-precision Adam): {:5.2}B", rule as f64 / 1e9, train as f64 / 1e9);
+        rows.push(serde_json::json!({ "gpu": name, "memory": memory, "rule_params": rule, "training_params": train }));
+    }
+    let seven_b = estimate(
+        &EstimateInput {
+            params: 7_000_000_000,
+            ..training
+        },
+        None,
+    );
+    println!(
+        "\nA 7B model: {} by the rule, {} to train with Adam (before activations).",
+        seven_b.rule_total, seven_b.textbook_total
+    );
+    gpulab::labs::save_result("lab03-two-byte-rule", &rows)?;
+    Ok(())
+}

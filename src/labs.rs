@@ -1,0 +1,161 @@
+//! The labs a learner steps through: the manifest (`labs/labs.toml`, embedded), progress (a lab
+//! is done when its result file `data/runs/lab<id>-<slug>.json` exists), running a lab (its own
+//! program, `cargo run --release --example lab<id>-<slug>`, so a learner's edits take effect),
+//! and the helpers the lab programs share.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The manifest as shipped.
+pub const LABS_TOML: &str = include_str!("../labs/labs.toml");
+
+/// One lab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lab {
+    /// Two-digit id, "01".
+    pub id: String,
+    /// kebab-case slug.
+    pub slug: String,
+    /// English title.
+    pub title: String,
+    /// Korean title.
+    pub title_ko: String,
+    /// Does its main part need a GPU?
+    pub needs_gpu: bool,
+    /// Hints, several lines.
+    pub hint: String,
+}
+
+impl Lab {
+    /// Folder name and example suffix: "01-gpu-check".
+    pub fn dir_name(&self) -> String {
+        format!("{}-{}", self.id, self.slug)
+    }
+
+    /// Cargo example name: "lab01-gpu-check" (a letter first, as Cargo wants).
+    pub fn example(&self) -> String {
+        format!("lab{}", self.dir_name())
+    }
+
+    /// Where its result goes.
+    pub fn result_path(&self, runs: &Path) -> PathBuf {
+        runs.join(format!("{}.json", self.example()))
+    }
+}
+
+/// The manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Layout version.
+    pub format_version: u32,
+    /// Labs in order.
+    pub labs: Vec<Lab>,
+}
+
+impl Manifest {
+    /// The shipped manifest (checked by tests/labs.rs).
+    pub fn shipped() -> Manifest {
+        toml::from_str(LABS_TOML).expect("labs/labs.toml is checked by tests")
+    }
+
+    /// A lab by "3", "03", a slug, or "next" (the first not done under `runs`).
+    pub fn find(&self, query: &str, runs: &Path) -> Result<&Lab> {
+        let q = query.trim();
+        if q.eq_ignore_ascii_case("next") {
+            return self
+                .labs
+                .iter()
+                .find(|l| !l.result_path(runs).exists())
+                .ok_or_else(|| {
+                    Error::Invalid("every lab is done; run any again with `gpulab lab <id>`".into())
+                });
+        }
+        let as_id = q.parse::<u32>().ok().map(|n| format!("{n:02}"));
+        self.labs
+            .iter()
+            .find(|l| Some(&l.id) == as_id.as_ref() || l.slug == q || l.dir_name() == q)
+            .ok_or_else(|| {
+                Error::Invalid(format!(
+                    "no lab {q:?}: use an id 01-{:02}, a slug ({}), or next",
+                    self.labs.len(),
+                    self.labs
+                        .iter()
+                        .map(|l| l.slug.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+    }
+
+    /// The progress line and one line per lab (✓ done, · to do).
+    pub fn progress(&self, runs: &Path) -> String {
+        let done: Vec<bool> = self
+            .labs
+            .iter()
+            .map(|l| l.result_path(runs).exists())
+            .collect();
+        let n = done.iter().filter(|d| **d).count();
+        let width = 20;
+        let filled = n * width / self.labs.len().max(1);
+        let mut out = format!(
+            "Progress: [{}{}] {n}/{}\n\n",
+            "#".repeat(filled),
+            "-".repeat(width - filled),
+            self.labs.len()
+        );
+        for (lab, d) in self.labs.iter().zip(done) {
+            out.push_str(&format!(
+                "{} {}  {}{}\n",
+                if d { "✓" } else { "·" },
+                lab.dir_name(),
+                lab.title,
+                if lab.needs_gpu {
+                    "  (GPU part optional on a CPU)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        out
+    }
+}
+
+/// Saves a lab's result as JSON under `data/runs/` (atomically; a rerun replaces it).
+pub fn save_result(example: &str, value: &impl Serialize) -> Result<PathBuf> {
+    let path = PathBuf::from("data/runs").join(format!("{example}.json"));
+    let text = serde_json::to_string_pretty(value)? + "\n";
+    crate::output::write_atomic(&path, text.as_bytes(), true)?;
+    Ok(path)
+}
+
+/// True when a lab should run its quick version (`--fast`, or GPULAB_LAB_FAST set: CI does).
+pub fn fast_mode() -> bool {
+    std::env::args().any(|a| a == "--fast") || std::env::var_os("GPULAB_LAB_FAST").is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_labs_and_next() {
+        let m = Manifest::shipped();
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(m.find("3", dir.path()).unwrap().slug, "two-byte-rule");
+        assert_eq!(m.find("gpu-check", dir.path()).unwrap().id, "01");
+        assert_eq!(m.find("next", dir.path()).unwrap().id, "01");
+        std::fs::write(m.labs[0].result_path(dir.path()), "{}").unwrap();
+        assert_eq!(m.find("next", dir.path()).unwrap().id, "02");
+        assert!(m.progress(dir.path()).contains("1/6"));
+        assert!(m
+            .find("99", dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("01-06"));
+    }
+}
