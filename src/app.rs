@@ -218,6 +218,9 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::optim::OptimizerKind;
 
     let spec = DeviceSpec::parse(&args.device)?;
+    if args.validate {
+        return validate(args, spec, quiet);
+    }
     let mut config = SuiteConfig::default_for(spec);
     config.families = args
         .model
@@ -652,6 +655,63 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
         .status()
         .context("running cargo (the labs are cargo examples: run gpulab from the repository with a Rust toolchain)")?;
     Ok(if status.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result<ExitCode> {
+    use gpulab::measure::validate::{self, summary};
+    use gpulab::models::Family;
+    let families = args
+        .model
+        .iter()
+        .map(|m| Family::parse(m))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total: usize = families
+        .iter()
+        .map(|&f| {
+            let (c, h) = validate::shapes(f);
+            c.len() + h.len()
+        })
+        .sum();
+    let bar = progress(total as u64, quiet);
+    let mut all = Vec::new();
+    let mut out = String::new();
+    for family in families {
+        bar.set_message(format!("{} calibration and held-out shapes", family.name()));
+        let (model, rows) = validate::validate(family, spec, || bar.inc(1))?;
+        let errors = |f: &dyn Fn(&validate::ValidationRow) -> gpulab::units::Bytes| {
+            summary(&rows.iter().map(|r| r.error(f(r))).collect::<Vec<_>>())
+        };
+        let (med, worst) = errors(&|r| r.predicted);
+        let (rule_med, _) = errors(&|r| r.rule);
+        let (book_med, _) = errors(&|r| r.textbook);
+        out.push_str(&format!(
+            "\n== {} (f32, AdamW, on {spec}): fitted on {} shapes, judged on {} others\n\n",
+            family.name(),
+            model.calibration_points,
+            rows.len()
+        ));
+        out.push_str(&validate::table(&rows).to_text());
+        out.push_str(&format!(
+            "median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
+            med * 100.0,
+            worst * 100.0,
+            rule_med * 100.0,
+            book_med * 100.0
+        ));
+        all.push((med, worst));
+    }
+    bar.finish_and_clear();
+    print!("{out}");
+    let ok = all.iter().all(|(m, w)| *m <= 0.03 && *w <= 0.08);
+    println!(
+        "\nGoal (median ≤ 3 %, worst ≤ 8 %): {}",
+        if ok { "met" } else { "NOT met" }
+    );
+    Ok(if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -217,6 +217,9 @@ pub struct MeasureArgs {
     /// Skip the sweeps.
     #[arg(long)]
     pub no_sweep: bool,
+    /// Validate gpulab's empirical memory model: fit it on some shapes, predict and measure others.
+    #[arg(long)]
+    pub validate: bool,
     /// Write the full report as JSON here ('-' for stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -89,8 +89,69 @@ pub fn poly_fit(points: &[(f64, f64)], degree: usize) -> Option<PolyFit> {
     })
 }
 
+/// Multivariate least squares: coefficients b minimising Σ (y − X·b)². Columns are scaled to
+/// their largest magnitude first, so features of very different size (parameters and s²) do not
+/// wreck the normal equations. `None` when the system is singular or has too few rows.
+pub fn least_squares(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
+    let n = rows.first()?.len();
+    if rows.len() < n || rows.len() != y.len() || rows.iter().any(|r| r.len() != n) {
+        return None;
+    }
+    let scale: Vec<f64> = (0..n)
+        .map(|j| {
+            rows.iter()
+                .fold(0f64, |m, r| m.max(r[j].abs()))
+                .max(f64::MIN_POSITIVE)
+        })
+        .collect();
+    let mut a = vec![vec![0f64; n + 1]; n];
+    for (r, &target) in rows.iter().zip(y) {
+        for i in 0..n {
+            let xi = r[i] / scale[i];
+            for j in 0..n {
+                a[i][j] += xi * r[j] / scale[j];
+            }
+            a[i][n] += xi * target;
+        }
+    }
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        a.swap(col, pivot);
+        if a[col][col].abs() < 1e-12 {
+            return None;
+        }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (cell, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *cell -= f * p;
+                }
+            }
+        }
+    }
+    Some((0..n).map(|i| a[i][n] / a[i][i] / scale[i]).collect())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn least_squares_recovers_a_plane() {
+        let rows: Vec<Vec<f64>> = (0..8)
+            .map(|i| vec![1.0, i as f64, (i * i) as f64 * 1e6])
+            .collect();
+        let y: Vec<f64> = rows
+            .iter()
+            .map(|r| 5.0 + 2.0 * r[1] + 3e-6 * r[2])
+            .collect();
+        let b = super::least_squares(&rows, &y).unwrap();
+        assert!(
+            (b[0] - 5.0).abs() < 1e-6 && (b[1] - 2.0).abs() < 1e-6 && (b[2] - 3e-6).abs() < 1e-12,
+            "{b:?}"
+        );
+        assert!(super::least_squares(&rows[..2], &y[..2]).is_none());
+    }
+
     use super::*;
 
     #[test]

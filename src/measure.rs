@@ -709,3 +709,4 @@ pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
 
 pub mod export;
 pub mod suite;
+pub mod validate;

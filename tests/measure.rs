@@ -202,3 +202,25 @@ fn nonsense_and_too_big_are_refused_before_starting() {
     .unwrap_err();
     assert!(err.to_string().contains("needs roughly"), "{err}");
 }
+
+#[test]
+fn the_empirical_model_predicts_unseen_shapes_within_the_goal() {
+    let _serial = serial();
+    use gpulab::measure::validate::{summary, validate};
+    for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
+        let (_, rows) = validate(family, DeviceSpec::Cpu, || {}).unwrap();
+        let (median, worst) = summary(
+            &rows
+                .iter()
+                .map(|r| r.error(r.predicted))
+                .collect::<Vec<_>>(),
+        );
+        assert!(
+            median <= 0.03 && worst <= 0.08,
+            "{family:?}: median {median}, worst {worst}"
+        );
+        // And the rule of thumb really is far off: that is the point of measuring.
+        let (rule, _) = summary(&rows.iter().map(|r| r.error(r.rule)).collect::<Vec<_>>());
+        assert!(rule > 0.5, "{family:?}: {rule}");
+    }
+}
