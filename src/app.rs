@@ -546,10 +546,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         None => format!(
             "gpulab-report-{}-{}",
             report::date_from_unix(
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_secs())
-                    .unwrap_or(0)
+                gpulab::units::now_unix_s()
             ),
             report::host_name()
         ),

@@ -304,10 +304,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         schema_version: BENCH_SCHEMA_VERSION,
         gpulab_version: env!("CARGO_PKG_VERSION").into(),
         candle_version: crate::framework::candle_version().into(),
-        created_unix_s: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
+        created_unix_s: crate::units::now_unix_s(),
         cpu_model: host.cpu_model.clone(),
         cpu_simd: host.simd.clone(),
         cpu_threads,

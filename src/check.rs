@@ -70,10 +70,7 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
         schema: "gpulab.check".into(),
         schema_version: CHECK_SCHEMA_VERSION,
         gpulab_version: env!("CARGO_PKG_VERSION").into(),
-        created_unix_s: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
+        created_unix_s: crate::units::now_unix_s(),
         host,
         driver,
         framework,

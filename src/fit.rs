@@ -36,38 +36,12 @@ pub fn poly_fit(points: &[(f64, f64)], degree: usize) -> Option<PolyFit> {
     if xs.len() < n || points.iter().any(|(x, y)| !x.is_finite() || !y.is_finite()) {
         return None;
     }
-    // Scale x to keep the normal equations well conditioned (x up to thousands, x² to millions).
-    let scale = xs.iter().fold(0f64, |m, x| m.max(x.abs())).max(1.0);
-    let mut a = vec![vec![0f64; n + 1]; n];
-    for &(x, y) in points {
-        let xs = x / scale;
-        for (r, row) in a.iter_mut().enumerate() {
-            for (c, cell) in row.iter_mut().take(n).enumerate() {
-                *cell += xs.powi((r + c) as i32);
-            }
-            row[n] += y * xs.powi(r as i32);
-        }
-    }
-    // Gaussian elimination with partial pivoting.
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        a.swap(col, pivot);
-        if a[col][col].abs() < 1e-12 {
-            return None;
-        }
-        let pivot_row = a[col].clone();
-        for (r, row) in a.iter_mut().enumerate() {
-            if r != col {
-                let f = row[col] / pivot_row[col];
-                for (cell, p) in row.iter_mut().zip(&pivot_row).skip(col) {
-                    *cell -= f * p;
-                }
-            }
-        }
-    }
-    let coefficients: Vec<f64> = (0..n)
-        .map(|i| a[i][n] / a[i][i] / scale.powi(i as i32))
+    let rows: Vec<Vec<f64>> = points
+        .iter()
+        .map(|&(x, _)| (0..n).map(|i| x.powi(i as i32)).collect())
         .collect();
+    let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let coefficients = least_squares(&rows, &ys)?;
     let fit = PolyFit {
         coefficients,
         r2: 0.0,

@@ -44,6 +44,14 @@ impl std::fmt::Display for Bytes {
     }
 }
 
+/// Seconds since the Unix epoch (0 if the clock is before it): the timestamp of every output.
+pub fn now_unix_s() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,10 +49,7 @@ impl MeasureReport {
             schema_version: MEASURE_REPORT_VERSION,
             gpulab_version: env!("CARGO_PKG_VERSION").into(),
             candle_version: crate::framework::candle_version().into(),
-            created_unix_s: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
+            created_unix_s: crate::units::now_unix_s(),
             device,
             device_name,
             results,
