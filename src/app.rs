@@ -545,9 +545,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         }
         None => format!(
             "gpulab-report-{}-{}",
-            report::date_from_unix(
-                gpulab::units::now_unix_s()
-            ),
+            report::date_from_unix(gpulab::units::now_unix_s()),
             report::host_name()
         ),
     };

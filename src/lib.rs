@@ -1,33 +1,36 @@
 //! gpulab: what can my machine actually train, and why?
 //!
 //! A lab kit on Candle for the GPU-setup lesson of an AI-engineering course. Each concern is one
-//! module; the `gpulab` binary only parses arguments and calls these:
+//! module; the `gpulab` binary only parses arguments and calls these.
 //!
-//! - [`check`]: is there a usable NVIDIA GPU? Lines up the driver's view ([`nvidia_smi`]) with
-//!   the framework's ([`framework`]) and names the cause of any disagreement ([`diagnose`]).
-//! - [`host`]: the CPU, RAM and environment facts everything else is measured against.
-//! - [`units`]: quantities that must not be mixed up ([`units::Bytes`]).
+//! - Is there a usable GPU? [`check`] lines up the driver's view ([`nvidia_smi`]) with the
+//!   framework's ([`framework`]) and names causes and fixes ([`diagnose`]); [`host`] and
+//!   [`device`] describe the machine.
+//! - How fast? [`bench`] measures matmul properly, with [`stats`] and the CPU's [`peak`].
+//! - How much memory? [`measure`] runs real training steps of [`models`] with [`optim`], counting
+//!   bytes with [`alloc`]; [`fit`] fits scaling laws; [`calibration`] stores the result.
+//! - Will it fit? [`estimate`] compares the 2-byte rule, textbook formulas and measurements;
+//!   [`verdict`] judges every course workload ([`lessons`]) on every target ([`gpus`]).
+//! - The deliverable: [`report`]; the learner's path: [`labs`].
+//! - Shared: [`table`], [`plot`], [`output`], [`units`], [`error`].
 
-pub mod check;
-pub mod diagnose;
-pub mod error;
-pub mod framework;
-pub mod host;
-pub mod nvidia_smi;
-pub mod units;
-
-pub use error::{Error, Result};
 pub mod alloc;
 pub mod bench;
 pub mod calibration;
+pub mod check;
 pub mod device;
+pub mod diagnose;
+pub mod error;
 pub mod estimate;
 pub mod fit;
+pub mod framework;
 pub mod gpus;
+pub mod host;
 pub mod labs;
 pub mod lessons;
 pub mod measure;
 pub mod models;
+pub mod nvidia_smi;
 pub mod optim;
 pub mod output;
 pub mod peak;
@@ -35,4 +38,7 @@ pub mod plot;
 pub mod report;
 pub mod stats;
 pub mod table;
+pub mod units;
 pub mod verdict;
+
+pub use error::{Error, Result};

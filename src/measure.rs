@@ -474,9 +474,18 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     // Warm-up: one untimed step first, so lazily created, then cached buffers (gemm's
     // thread-local packing buffers, cuBLAS workspaces, loaded kernels) exist before the
     // baseline and are not mistaken for the step's memory. What stays is reported on its own.
+    // gemm keeps one packing buffer per worker thread and grows it on first need; which worker
+    // runs which block varies from run to run, so one warm-up may leave a worker's buffer to grow
+    // inside the measured step. Warm up until a step leaves nothing new behind (at most 4).
     let before_warmup = meter.current();
-    warm_up(config, &dev)?;
-    dev.synchronize()?;
+    for _ in 0..4 {
+        let before = meter.current();
+        warm_up(config, &dev)?;
+        dev.synchronize()?;
+        if meter.current().saturating_sub(before) < 4096 {
+            break;
+        }
+    }
     let workspace = Bytes(meter.current().saturating_sub(before_warmup));
     let device_baseline = meter.baseline_device_use();
     let base = meter.current();

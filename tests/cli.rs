@@ -580,3 +580,17 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
         .code(2)
         .stderr(predicate::str::contains("not a gpulab report"));
 }
+
+#[test]
+fn measure_validate_runs_and_meets_its_goal_on_the_cpu() {
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["measure", "--validate", "--quiet", "--model", "cnn,mlp"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("held-out shape"))
+        .stdout(predicate::str::contains("2-byte rule"))
+        .stdout(predicate::str::contains(
+            "Goal (median ≤ 3 %, worst ≤ 8 %): met",
+        ));
+}
