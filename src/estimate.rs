@@ -491,8 +491,8 @@ pub fn measured_from(
 
 /// The terminal table of an estimate.
 pub fn render(e: &Estimate, calibration_note: &str) -> String {
-    use crate::table::{Align, Table};
-    let mut t = Table::new(
+    use crate::table::Table;
+    let mut t = Table::aligned(
         &[
             "category",
             "2-byte rule",
@@ -501,14 +501,7 @@ pub fn render(e: &Estimate, calibration_note: &str) -> String {
             "gpulab (Candle)",
             "source",
         ],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Left,
-            Align::Right,
-            Align::Left,
-        ],
+        "lrrlrl",
     );
     let label = |s: Source| match s {
         Source::Rule => "rule",

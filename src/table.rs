@@ -31,6 +31,16 @@ impl Table {
         }
     }
 
+    /// A table whose alignment is spelled as letters, one per column: `l` left, `r` right
+    /// (e.g. "llrr" for two text columns and two numbers).
+    pub fn aligned(header: &[&str], spec: &str) -> Table {
+        let align: Vec<Align> = spec
+            .chars()
+            .map(|c| if c == 'r' { Align::Right } else { Align::Left })
+            .collect();
+        Table::new(header, &align)
+    }
+
     /// Adds a row.
     pub fn push(&mut self, row: Vec<String>) {
         debug_assert_eq!(row.len(), self.header.len(), "row width");

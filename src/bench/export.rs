@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{BenchReport, PointResult, PointStatus};
-use crate::table::{Align, Table};
+use crate::table::Table;
 
 fn ms(seconds: f64) -> String {
     let v = seconds * 1e3;
@@ -23,7 +23,7 @@ fn opt<T>(value: Option<T>, f: impl Fn(T) -> String) -> String {
 
 /// The results as people read them (terminal and Markdown).
 pub fn results_table(report: &BenchReport) -> Table {
-    let mut t = Table::new(
+    let mut t = Table::aligned(
         &[
             "device",
             "dtype",
@@ -37,19 +37,7 @@ pub fn results_table(report: &BenchReport) -> Table {
             "cold ms",
             "check",
         ],
-        &[
-            Align::Left,
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Left,
-        ],
+        "llrrrrrrrrl",
     );
     for r in &report.results {
         t.push(row(r));
@@ -84,15 +72,9 @@ fn row(r: &PointResult) -> Vec<String> {
 
 /// Speedups over the CPU.
 pub fn speedup_table(report: &BenchReport) -> Table {
-    let mut t = Table::new(
+    let mut t = Table::aligned(
         &["device", "dtype", "size", "speedup vs cpu", "spread (IQR)"],
-        &[
-            Align::Left,
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        "llrrr",
     );
     for s in &report.speedups {
         t.push(vec![

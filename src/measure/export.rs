@@ -75,7 +75,7 @@ pub fn model_states_per_param(m: &StepMeasurement) -> f64 {
 
 /// The bytes-per-parameter table: one row per dtype × optimizer, from one family's grid.
 pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
-    let mut t = Table::new(
+    let mut t = Table::aligned(
         &[
             "dtype",
             "optimizer",
@@ -88,18 +88,7 @@ pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
             "vs textbook",
             "peak/param",
         ],
-        &[
-            Align::Left,
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        "llrrrrrrrr",
     );
     for r in results
         .iter()
@@ -140,15 +129,9 @@ pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
 
 /// Phases of one step: live before/after, peak and transient bytes.
 pub fn phase_table(m: &StepMeasurement) -> Table {
-    let mut t = Table::new(
+    let mut t = Table::aligned(
         &["phase", "live after", "peak", "temporaries", "ms"],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        "lrrrr",
     );
     for p in &m.phases {
         t.push(vec![

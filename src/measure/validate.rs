@@ -349,8 +349,8 @@ pub fn summary(errors: &[f64]) -> (f64, f64) {
 
 /// The validation table.
 pub fn table(rows: &[ValidationRow]) -> crate::table::Table {
-    use crate::table::{Align, Table};
-    let mut t = Table::new(
+    use crate::table::Table;
+    let mut t = Table::aligned(
         &[
             "held-out shape",
             "measured",
@@ -361,16 +361,7 @@ pub fn table(rows: &[ValidationRow]) -> crate::table::Table {
             "textbook",
             "error",
         ],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        "lrrrrrrr",
     );
     for r in rows {
         let pct = |p: Bytes| format!("{:+.1}%", r.error(p) * 100.0);
