@@ -560,7 +560,8 @@ pub fn gather(
     let measure = MeasureReport::new(device.to_string(), device_name, results);
     on_stage("fit");
     let catalog = crate::gpus::Catalog::shipped();
-    let mut targets = vec![crate::verdict::this_cpu()];
+    // The bench above already measured this CPU: no second benchmark.
+    let mut targets = vec![crate::verdict::cpu_from_bench(&bench_report)];
     targets.extend(crate::verdict::local_gpus(&check.driver, &catalog));
     targets.extend(crate::verdict::Target::cloud(&catalog));
     let fit: Vec<Verdict> = crate::lessons::shipped()

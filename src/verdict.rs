@@ -91,11 +91,22 @@ pub fn this_cpu() -> Target {
         measure_peak: false,
         ..Default::default()
     };
-    let report = crate::bench::run(&config, |_, _| {});
-    let gflops = report
-        .results
-        .first()
+    cpu_from_bench(&crate::bench::run(&config, |_, _| {}))
+}
+
+/// This CPU as a target, its throughput taken from a bench already run: the f32 512³ point if
+/// there is one, else the best CPU f32 point (10 GFLOP/s if the bench measured none).
+pub fn cpu_from_bench(report: &crate::bench::BenchReport) -> Target {
+    let cpu_f32 = || {
+        report
+            .results
+            .iter()
+            .filter(|r| r.device == "cpu" && r.dtype == "f32")
+    };
+    let gflops = cpu_f32()
+        .find(|r| r.shape == crate::bench::MatmulShape::square(512))
         .and_then(|r| r.gflops)
+        .or_else(|| cpu_f32().filter_map(|r| r.gflops).reduce(f64::max))
         .unwrap_or(10.0);
     let host = crate::host::detect();
     Target {
