@@ -51,6 +51,22 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `--cpu-kernel`: auto picks by CPU; asking for gpulab's kernel on a CPU without AVX2/FMA is
+/// refused here rather than failing every point.
+fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::sgemm::CpuKernel> {
+    use gpulab::sgemm::{available, cpu_kernel_default, CpuKernel};
+    match text.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(cpu_kernel_default()),
+        "candle" => Ok(CpuKernel::Candle),
+        "gpulab" | "gpulab-avx2" if available() => Ok(CpuKernel::GpulabAvx2),
+        "gpulab" | "gpulab-avx2" => bail!(
+            "--cpu-kernel gpulab needs a CPU with AVX2 and FMA, and this one lacks them; \
+             use --cpu-kernel candle (or auto)"
+        ),
+        other => bail!("--cpu-kernel {other:?} is not a kernel: use auto, candle or gpulab"),
+    }
+}
+
 fn positive_seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
     if !(value.is_finite() && value > 0.0) {
         bail!("{name} must be a positive number of seconds, got {value}");
@@ -144,6 +160,7 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         budget: positive_seconds("--budget", args.budget)?,
         min_runs: args.min_runs,
         naive: args.naive,
+        cpu_kernel: parse_cpu_kernel(&args.cpu_kernel)?,
         ..BenchConfig::default()
     };
     claim_outputs(

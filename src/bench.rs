@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::framework::{classify_cuda_error, CudaErrorKind};
 use crate::peak::{measure_cpu_peak, Peak};
 use crate::stats::{Ratio, Summary};
+use crate::sgemm::CpuKernel;
 use crate::units::Bytes;
 
 /// Version of the bench JSON layout.
@@ -140,6 +141,8 @@ pub struct BenchConfig {
     pub naive: bool,
     /// Measure the CPU's peak (about 0.3 s) for the efficiency column.
     pub measure_peak: bool,
+    /// Which implementation multiplies f32 on the CPU (f16/bf16 always use Candle's).
+    pub cpu_kernel: CpuKernel,
 }
 
 impl Default for BenchConfig {
@@ -154,6 +157,7 @@ impl Default for BenchConfig {
             max_runs: 1000,
             naive: false,
             measure_peak: true,
+            cpu_kernel: crate::sgemm::cpu_kernel_default(),
         }
     }
 }
@@ -208,6 +212,10 @@ pub struct PointResult {
     pub reason: Option<String>,
     /// CPU threads used by the matmul (None on a GPU).
     pub threads: Option<usize>,
+    /// What multiplied on the CPU: "candle" or "gpulab-avx2" (None on a GPU, and in files
+    /// written before gpulab had its own kernel).
+    #[serde(default)]
+    pub kernel: Option<CpuKernel>,
     /// Input sets rotated between calls (more than one when a set would stay in cache).
     pub input_sets: usize,
     /// Bytes the point needed.
@@ -266,6 +274,9 @@ pub struct BenchReport {
     pub cpu_simd: String,
     /// Threads candle's CPU matmul uses.
     pub cpu_threads: usize,
+    /// The CPU f32 kernel this run used (None in files written before gpulab had its own).
+    #[serde(default)]
+    pub cpu_kernel: Option<CpuKernel>,
     /// The CPU's measured peak, when measured.
     pub cpu_peak: Option<Peak>,
     /// Every point, in the order measured.
@@ -308,6 +319,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         cpu_model: host.cpu_model.clone(),
         cpu_simd: host.simd.clone(),
         cpu_threads,
+        cpu_kernel: Some(config.cpu_kernel),
         cpu_peak: cpu_peak.clone(),
         results: Vec::new(),
         speedups: Vec::new(),
@@ -363,6 +375,7 @@ fn skipped(
         status: PointStatus::Skipped,
         reason: Some(reason),
         threads: None,
+        kernel: None,
         input_sets: 0,
         bytes_needed: Bytes(0),
         cold_s: None,
@@ -385,16 +398,27 @@ const ROTATE_BYTES: u64 = 256 * 1024 * 1024;
 const MAX_SETS: usize = 4;
 
 /// Bytes one point allocates: `sets` input pairs, one output at a time, and on the CPU the f32
-/// copies that half-precision GEMM widens to (shared/docs/measured.md: ~7× the bf16 size).
+/// copies that half-precision GEMM widens to (shared/docs/measured.md: ~7× the bf16 size) or
+/// the packed copy of B gpulab's f32 kernel makes (counted whichever kernel runs: a bound).
 pub fn bytes_needed(spec: DeviceSpec, dtype: DType, shape: MatmulShape, sets: usize) -> Bytes {
     let size = dtype.size_in_bytes() as u64;
     let inputs = (shape.m * shape.k + shape.k * shape.n) as u64 * size * sets as u64;
     let output = (shape.m * shape.n) as u64 * size;
     let widening = match (spec, dtype) {
         (DeviceSpec::Cpu, DType::F16 | DType::BF16) => shape.elements() * 4,
+        // gpulab's f32 kernel packs all of B once (padded to 16 columns).
+        (DeviceSpec::Cpu, DType::F32) => (shape.k * shape.n.next_multiple_of(16)) as u64 * 4,
         _ => 0,
     };
     Bytes(inputs + output + widening)
+}
+
+/// The kernel that multiplies `dtype` on the CPU under `config`: gpulab's only does f32.
+pub fn cpu_kernel(config: &BenchConfig, dtype: DType) -> CpuKernel {
+    match (config.cpu_kernel, dtype) {
+        (CpuKernel::GpulabAvx2, DType::F32) => CpuKernel::GpulabAvx2,
+        _ => CpuKernel::Candle,
+    }
 }
 
 /// Input sets for a shape: enough to exceed [`ROTATE_BYTES`], at most [`MAX_SETS`].
@@ -459,6 +483,7 @@ fn measure_point(
     result.peak = peak;
     if spec == DeviceSpec::Cpu {
         result.threads = Some(cpu_threads);
+        result.kernel = Some(cpu_kernel(config, dtype));
     }
     match timed(dev, dtype, shape, sets, config, &mut result) {
         Ok(()) => {}
@@ -496,11 +521,23 @@ fn timed(
         ));
     }
     dev.synchronize()?;
+    let sgemm = crate::sgemm::Sgemm {
+        threads: result.threads.unwrap_or(1),
+    };
+    let use_sgemm = result.kernel == Some(CpuKernel::GpulabAvx2);
+    // The product under test; the correctness check below uses the same one.
+    let multiply = |a: &Tensor, b: &Tensor| -> candle_core::Result<Tensor> {
+        if use_sgemm {
+            a.apply_op2_no_bwd(b, &sgemm)
+        } else {
+            a.matmul(b)
+        }
+    };
     let call = |i: usize| -> Result<f64> {
         let (a, b) = &inputs[i % sets];
         dev.synchronize()?;
         let started = Instant::now();
-        let c = a.matmul(b)?;
+        let c = multiply(a, b)?;
         // Without this the clock would stop when the launch returns, not when the GPU is done.
         dev.synchronize()?;
         let elapsed = started.elapsed().as_secs_f64();
@@ -564,7 +601,7 @@ fn timed(
     }
 
     let (a, b) = &inputs[0];
-    let c = a.matmul(b)?;
+    let c = multiply(a, b)?;
     let correctness = check_sampled(a, b, &c, dtype)?;
     result.correctness = Some(correctness);
     // Written so that a NaN error counts as wrong.

@@ -255,6 +255,10 @@ pub struct BenchArgs {
     /// CPU threads for the matmul (default: physical cores, as candle picks).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// CPU f32 kernel: auto (gpulab's own on AVX2 CPUs without AVX-512, else Candle's), candle,
+    /// or gpulab.
+    #[arg(long, default_value = "auto", value_name = "auto|candle|gpulab")]
+    pub cpu_kernel: String,
     /// Also show the lesson's naive timing (one cold call; on a GPU, one call without synchronize).
     #[arg(long)]
     pub naive: bool,

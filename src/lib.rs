@@ -6,7 +6,8 @@
 //! - Is there a usable GPU? [`check`] lines up the driver's view ([`nvidia_smi`]) with the
 //!   framework's ([`framework`]) and names causes and fixes ([`diagnose`]); [`host`] and
 //!   [`device`] describe the machine.
-//! - How fast? [`bench`] measures matmul properly, with [`stats`] and the CPU's [`peak`].
+//! - How fast? [`bench`] measures matmul properly, with [`stats`] and the CPU's [`peak`];
+//!   on AVX2-only CPUs its f32 baseline runs on [`sgemm`].
 //! - How much memory? [`measure`] runs real training steps of [`models`] with [`optim`], counting
 //!   bytes with [`alloc`]; [`fit`] fits scaling laws; [`calibration`] stores the result.
 //! - Will it fit? [`estimate`] compares the 2-byte rule, textbook formulas and measurements;
@@ -36,6 +37,7 @@ pub mod output;
 pub mod peak;
 pub mod plot;
 pub mod report;
+pub mod sgemm;
 pub mod stats;
 pub mod table;
 pub mod units;

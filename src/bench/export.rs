@@ -1,6 +1,7 @@
 //! Bench outputs: the terminal and Markdown tables (one row builder for both), a raw CSV with
 //! every number, and JSON (serde on [`BenchReport`]).
 
+use crate::sgemm::CpuKernel;
 use std::fmt::Write as _;
 
 use super::{BenchReport, PointResult, PointStatus};
@@ -174,7 +175,7 @@ pub fn to_markdown(report: &BenchReport) -> String {
 
 fn setup_line(report: &BenchReport) -> String {
     format!(
-        "CPU: {} ({}, {} matmul threads{}); candle {}. Times are medians of synchronized calls \
+        "CPU: {} ({}, {} matmul threads{}{}); candle {}. Times are medians of synchronized calls \
          after warm-up on random inputs; `cold` is the first call alone.",
         report.cpu_model,
         report.cpu_simd,
@@ -184,6 +185,12 @@ fn setup_line(report: &BenchReport) -> String {
             .as_ref()
             .map(|p| format!(", peak {:.0} GFLOP/s {}", p.gflops, p.source))
             .unwrap_or_default(),
+        match report.cpu_kernel {
+            Some(CpuKernel::GpulabAvx2) => {
+                ", f32 on gpulab's AVX2 kernel (src/sgemm.rs; --cpu-kernel candle for Candle's)"
+            }
+            _ => "",
+        },
         report.candle_version
     )
 }
