@@ -27,8 +27,8 @@ use crate::device::{self, DeviceSpec};
 use crate::error::{Error, Result};
 use crate::framework::{classify_cuda_error, CudaErrorKind};
 use crate::peak::{measure_cpu_peak, Peak};
-use crate::stats::{Ratio, Summary};
 use crate::sgemm::CpuKernel;
+use crate::stats::{Ratio, Summary};
 use crate::units::Bytes;
 
 /// Version of the bench JSON layout.
@@ -732,8 +732,22 @@ mod tests {
         // Two 4 MiB f32 inputs per set, 16 sets would be 128 MiB... capped at 4.
         assert_eq!(input_sets(DType::F32, s), 4);
         assert_eq!(input_sets(DType::F32, MatmulShape::square(8192)), 1);
+        // A, B, C, and the packed copy of B gpulab's kernel makes.
         let need = bytes_needed(DeviceSpec::Cpu, DType::F32, s, 1);
-        assert_eq!(need.0, 3 * 1024 * 1024 * 4);
+        assert_eq!(need.0, 4 * 1024 * 1024 * 4);
+        let ragged = bytes_needed(
+            DeviceSpec::Cpu,
+            DType::F32,
+            MatmulShape::parse("2x3x17").unwrap(),
+            1,
+        );
+        assert_eq!(
+            ragged.0,
+            (6 + 3 * 17 + 2 * 17 + 3 * 32) * 4,
+            "B padded to 16 columns"
+        );
+        let gpu = bytes_needed(DeviceSpec::Cuda(0), DType::F32, s, 1);
+        assert_eq!(gpu.0, 3 * 1024 * 1024 * 4);
         let half = bytes_needed(DeviceSpec::Cpu, DType::BF16, s, 1);
         assert_eq!(half.0, 3 * 1024 * 1024 * 2 + 3 * 1024 * 1024 * 4);
     }

@@ -142,9 +142,8 @@ pub fn matmul(
         let (pc, kc) = (q * KC, KC.min(k - q * KC));
         // Tasks of PANELS_PER_PACK panels, so rayon's per-task cost stays small.
         let group = NR * kc * PANELS_PER_PACK;
-        let pack = |(g, dst): (usize, &mut [f32])| {
-            pack_b(&b, pc, kc, g * PANELS_PER_PACK * NR, n, dst)
-        };
+        let pack =
+            |(g, dst): (usize, &mut [f32])| pack_b(&b, pc, kc, g * PANELS_PER_PACK * NR, n, dst);
         if threads == 1 {
             block.chunks_mut(group).enumerate().for_each(pack);
         } else {
@@ -513,7 +512,9 @@ mod tests {
         for i in 0..m {
             for j in 0..n {
                 c[i * n + j] = (0..k)
-                    .map(|p| a.data[i * a.rs + p * a.cs] as f64 * b.data[p * b.rs + j * b.cs] as f64)
+                    .map(|p| {
+                        a.data[i * a.rs + p * a.cs] as f64 * b.data[p * b.rs + j * b.cs] as f64
+                    })
                     .sum();
             }
         }
@@ -534,14 +535,30 @@ mod tests {
     fn check(m: usize, k: usize, n: usize, transpose_a: bool, transpose_b: bool, threads: usize) {
         let (ad, bd) = (values(m * k, 1), values(k * n, 2));
         let a = if transpose_a {
-            MatRef { data: &ad, rs: 1, cs: m }
+            MatRef {
+                data: &ad,
+                rs: 1,
+                cs: m,
+            }
         } else {
-            MatRef { data: &ad, rs: k, cs: 1 }
+            MatRef {
+                data: &ad,
+                rs: k,
+                cs: 1,
+            }
         };
         let b = if transpose_b {
-            MatRef { data: &bd, rs: 1, cs: k }
+            MatRef {
+                data: &bd,
+                rs: 1,
+                cs: k,
+            }
         } else {
-            MatRef { data: &bd, rs: n, cs: 1 }
+            MatRef {
+                data: &bd,
+                rs: n,
+                cs: 1,
+            }
         };
         let got = matmul(m, k, n, a, b, threads).unwrap();
         let want = reference(m, k, n, &a, &b);
@@ -585,9 +602,17 @@ mod tests {
             return;
         }
         let a = [1.0f32; 6];
-        let view = MatRef { data: &a, rs: 3, cs: 1 };
+        let view = MatRef {
+            data: &a,
+            rs: 3,
+            cs: 1,
+        };
         assert_eq!(matmul(2, 0, 3, view, view, 1).unwrap(), vec![0.0; 6]);
-        let b = MatRef { data: &a, rs: 2, cs: 1 };
+        let b = MatRef {
+            data: &a,
+            rs: 2,
+            cs: 1,
+        };
         assert!(matmul(0, 3, 2, view, b, 1).unwrap().is_empty());
         let err = matmul(3, 3, 3, view, view, 1).unwrap_err();
         assert!(err.to_string().contains("holds only 6"), "{err}");
@@ -595,13 +620,22 @@ mod tests {
 
     #[test]
     fn split_covers_c_once_in_whole_tiles() {
-        for &(m, n, k, t) in &[(1024, 1024, 1024, 2), (7, 5000, 64, 4), (100, 3, 100, 8), (8, 8, 8, 2)] {
+        for &(m, n, k, t) in &[
+            (1024, 1024, 1024, 2),
+            (7, 5000, 64, 4),
+            (100, 3, 100, 8),
+            (8, 8, 8, 2),
+        ] {
             let parts = split(m, n, k, t);
             assert!(parts.len() <= t);
             let area: usize = parts.iter().map(|&(a, b, c, d)| (b - a) * (d - c)).sum();
             assert_eq!(area, m * n, "{m}×{n} on {t}: {parts:?}");
         }
-        assert_eq!(split(8, 8, 8, 2).len(), 1, "tiny products stay on one thread");
+        assert_eq!(
+            split(8, 8, 8, 2).len(),
+            1,
+            "tiny products stay on one thread"
+        );
         assert_eq!(split(1024, 1024, 1024, 2).len(), 2);
     }
 }

@@ -349,6 +349,7 @@ fn bench_rejects_nonsense_clearly() {
         ("--dtype", "int3", "unknown dtype"),
         ("--device", "tpu:0", "unknown device"),
         ("--budget", "0", "--budget must be a positive"),
+        ("--cpu-kernel", "mkl", "is not a kernel"),
     ] {
         Command::cargo_bin("gpulab")
             .unwrap()
@@ -356,6 +357,64 @@ fn bench_rejects_nonsense_clearly() {
             .assert()
             .code(2)
             .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
+    // gpulab's kernel needs AVX2+FMA; elsewhere asking for it must be refused clearly.
+    #[cfg(target_arch = "x86_64")]
+    let has_avx2 =
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    let has_avx2 = false;
+    for (kernel, f32_name) in [("candle", "candle"), ("gpulab", "gpulab-avx2")] {
+        let out = Command::cargo_bin("gpulab")
+            .unwrap()
+            .args([
+                "bench",
+                "--device",
+                "cpu",
+                "--dtype",
+                "f32,f16",
+                "--sizes",
+                "7x300x17,33",
+                "--budget",
+                "0.01",
+                "--min-runs",
+                "2",
+                "--cpu-kernel",
+                kernel,
+                "--json",
+                "-",
+            ])
+            .output()
+            .unwrap();
+        if kernel == "gpulab" && !has_avx2 {
+            assert_eq!(out.status.code(), Some(2));
+            assert!(String::from_utf8_lossy(&out.stderr).contains("needs a CPU with AVX2"));
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["cpu_kernel"], f32_name);
+        let results = v["results"].as_array().unwrap();
+        assert_eq!(results.len(), 4);
+        for r in results {
+            assert_eq!(r["status"], "ok", "{r}");
+            let want = if r["dtype"] == "f32" {
+                f32_name
+            } else {
+                "candle"
+            };
+            assert_eq!(r["kernel"], want, "{r}");
+            let c = &r["correctness"];
+            assert!(c["max_rel_error"].as_f64().unwrap() <= c["tolerance"].as_f64().unwrap());
+        }
     }
 }
 

@@ -318,6 +318,7 @@ mod tests {
             status: PointStatus::Ok,
             reason: None,
             threads: Some(2),
+            kernel: None,
             input_sets: 4,
             bytes_needed: Bytes(12 << 20),
             cold_s: Some(0.05),
@@ -347,6 +348,7 @@ mod tests {
             cpu_model: "Test CPU".into(),
             cpu_simd: "AVX2+FMA".into(),
             cpu_threads: 2,
+            cpu_kernel: Some(CpuKernel::GpulabAvx2),
             cpu_peak: None,
             results: vec![point("cpu", time)],
             speedups: vec![Speedup {
@@ -368,7 +370,7 @@ mod tests {
         assert_eq!(
             md,
             "# gpulab bench\n\n\
-             CPU: Test CPU (AVX2+FMA, 2 matmul threads); candle 0.11.1. Times are medians of synchronized calls after warm-up on random inputs; `cold` is the first call alone.\n\n\
+             CPU: Test CPU (AVX2+FMA, 2 matmul threads, f32 on gpulab's AVX2 kernel (src/sgemm.rs; --cpu-kernel candle for Candle's)); candle 0.11.1. Times are medians of synchronized calls after warm-up on random inputs; `cold` is the first call alone.\n\n\
              | device | dtype | size | median ms | min…max ms | ±IQR | outl. | GFLOP/s | % peak | cold ms | check |\n\
              |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n\
              | cpu | f32 | 1024 | 10.75 | 10.00…12.00 | 8.1% | 0 | 199.8 | 80% | 50.00 | ok (1e-7) |\n\
