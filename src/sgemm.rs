@@ -12,12 +12,15 @@
 //!   strictly sequentially (the hardware prefetcher then hides every miss);
 //! - cache blocking: a KC×NR sliver of B (16 KiB) stays in L1 while the MC×KC block of A
 //!   (144 KiB) sits in L2 and the KC-deep block of B in L3;
-//! - threads split C into disjoint rectangles, each computed independently (no barrier, no
-//!   shared writes), on rayon's global pool so `--threads`/`RAYON_NUM_THREADS` apply as to Candle.
+//! - B is packed once by all threads together, then threads compute disjoint rectangles of C
+//!   (no locks, no shared writes) on scoped threads, as many as Candle would use
+//!   (`--threads`/`RAYON_NUM_THREADS`).
 //!
 //! `cpu_kernel_default` decides when to use it; `Sgemm` plugs it into Candle as a custom op so the
 //! bench still works on Candle tensors.
 #![allow(unsafe_code)] // SIMD intrinsics and raw pointers into disjoint tiles of C; see SAFETY notes.
+
+mod pool;
 
 use candle_core::{CpuStorage, CustomOp2, Layout, Shape};
 
@@ -110,8 +113,7 @@ fn check_view(name: &str, v: &MatRef, rows: usize, cols: usize) -> Result<(), Sg
     }
 }
 
-/// C = A·B for A m×k and B k×n, returned row-major (m×n), computed on `threads` threads of
-/// rayon's global pool. Errors only on views too short for their shape; needs `available()`.
+/// C = A·B for A m×k and B k×n, returned row-major (m×n), computed on `threads` threads. Errors only on views too short for their shape; needs `available()`.
 pub fn matmul(
     m: usize,
     k: usize,
@@ -138,19 +140,17 @@ pub fn matmul(
     let mut fresh = Vec::new();
     let buf: &mut Vec<f32> = cached.as_deref_mut().unwrap_or(&mut fresh);
     let bpack = aligned(buf, k * n_pad);
+    let mut jobs = Vec::new();
     for (q, block) in bpack.chunks_mut(KC * n_pad).enumerate() {
         let (pc, kc) = (q * KC, KC.min(k - q * KC));
-        // Tasks of PANELS_PER_PACK panels, so rayon's per-task cost stays small.
-        let group = NR * kc * PANELS_PER_PACK;
-        let pack =
-            |(g, dst): (usize, &mut [f32])| pack_b(&b, pc, kc, g * PANELS_PER_PACK * NR, n, dst);
-        if threads == 1 {
-            block.chunks_mut(group).enumerate().for_each(pack);
-        } else {
-            use rayon::prelude::*;
-            block.par_chunks_mut(group).enumerate().for_each(pack);
+        // Jobs of PANELS_PER_PACK panels, so the per-job cost stays small.
+        for (g, dst) in block.chunks_mut(NR * kc * PANELS_PER_PACK).enumerate() {
+            jobs.push((pc, kc, g * PANELS_PER_PACK * NR, dst));
         }
     }
+    on_threads(jobs, threads, |(pc, kc, jc, dst)| {
+        pack_b(&b, pc, kc, jc, n, dst)
+    });
     let bpack: &[f32] = bpack;
 
     // Phase 2: threads compute disjoint rectangles of C. C is not zeroed first: the first KC
@@ -164,12 +164,7 @@ pub fn matmul(
         // element, and each lies inside the m×n buffer that outlives this call.
         unsafe { gemm_block(k, n, &a, bpack, n_pad, c_ptr.0, m0, m1, n0, n1) };
     };
-    if parts.len() == 1 {
-        run(&parts[0]);
-    } else {
-        use rayon::prelude::*;
-        parts.par_iter().for_each(run);
-    }
+    on_threads(parts, threads, |part| run(&part));
     // SAFETY: the rectangles cover all m×n elements (`split`) and the first KC block
     // (`accumulate == false`) writes each of them before anything reads it.
     unsafe { c.set_len(m * n) };
@@ -177,6 +172,30 @@ pub fn matmul(
         *buf = Vec::new();
     }
     Ok(c)
+}
+
+/// Runs `work` on every job, dealt round-robin to `threads` threads of [`pool`] (the caller is
+/// one): job i always goes to thread i mod threads, so a slow-to-start thread delays its own
+/// share instead of the caller running everything alone.
+fn on_threads<J: Send>(jobs: Vec<J>, threads: usize, work: impl Fn(J) + Sync) {
+    let threads = threads.min(jobs.len()).max(1);
+    if threads == 1 {
+        jobs.into_iter().for_each(work);
+        return;
+    }
+    // Each job is taken exactly once, by its own thread; the mutex is never contended.
+    let slots: Vec<std::sync::Mutex<Option<J>>> = jobs
+        .into_iter()
+        .map(|j| std::sync::Mutex::new(Some(j)))
+        .collect();
+    pool::run(threads, &|me| {
+        for slot in slots.iter().skip(me).step_by(threads) {
+            let job = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(job) = job {
+                work(job);
+            }
+        }
+    });
 }
 
 /// Packed B kept between calls (see `matmul`), up to `KEEP_PACKED_B` floats (64 MiB: a 4096²
@@ -287,23 +306,47 @@ const PANELS_PER_PACK: usize = 8;
 fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]) {
     let panels = dst.len() / (NR * kc);
     for panel in 0..panels {
-        for p in 0..kc {
-            let j0 = jc + panel * NR;
-            let nr = NR.min(n - j0);
-            let row = &mut dst[(panel * kc + p) * NR..(panel * kc + p + 1) * NR];
+        let j0 = jc + panel * NR;
+        let nr = NR.min(n - j0);
+        let out = &mut dst[panel * kc * NR..(panel + 1) * kc * NR];
+        #[cfg(target_arch = "x86_64")]
+        if b.cs == 1 && nr == NR {
+            let first = pc * b.rs + j0;
+            let last = (pc + kc - 1) * b.rs + j0 + NR;
+            assert!(last <= b.data.len(), "B view checked by check_view");
+            // SAFETY: rows pc..pc+kc, columns j0..j0+NR of B lie in b.data (asserted above);
+            // `out` holds kc×NR floats; the CPU has AVX2 (`matmul` checks `available()`).
+            unsafe { pack_b_panel(b.data.as_ptr().add(first), b.rs, kc, out.as_mut_ptr()) };
+            continue;
+        }
+        for (p, row) in out.chunks_exact_mut(NR).enumerate() {
             let base = (pc + p) * b.rs + j0 * b.cs;
-            if b.cs == 1 && nr == NR {
-                // A fixed-size copy compiles to two vector moves; a variable-length one to a
-                // call to memmove per 64 bytes (2 % of the run time, seen with perf).
-                let src: &[f32; NR] = b.data[base..base + NR].try_into().expect("NR floats");
-                row.copy_from_slice(src);
-                continue;
-            }
             for (j, v) in row[..nr].iter_mut().enumerate() {
                 *v = b.data[base + j * b.cs];
             }
             row[nr..].fill(0.0);
         }
+    }
+}
+
+/// One full panel of row-major B: kc rows of 16 floats, `rs` apart, copied with vector moves
+/// (bounds-checked slices per 64 bytes cost 2.6 % of a run, seen with perf).
+///
+/// # Safety
+/// `src` must be readable at rows 0..kc (stride `rs`) × 16 floats, `dst` writable for kc×16;
+/// the CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pack_b_panel(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
+    use std::arch::x86_64::*;
+    for p in 0..kc {
+        // Each row is on another page of B, where the hardware prefetcher does not follow: ask
+        // for the row 8 ahead (a prefetch never faults; wrapping_add keeps the arithmetic
+        // defined past the end).
+        _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add((p + 8) * rs) as *const i8);
+        let row = src.add(p * rs);
+        _mm256_storeu_ps(dst.add(p * NR), _mm256_loadu_ps(row));
+        _mm256_storeu_ps(dst.add(p * NR + 8), _mm256_loadu_ps(row.add(8)));
     }
 }
 
@@ -316,18 +359,15 @@ fn pack_a(a: &MatRef, ic: usize, mc: usize, pc: usize, kc: usize, out: &mut [f32
         if mr < MR {
             dst.fill(0.0);
         }
+        #[cfg(target_arch = "x86_64")]
         if mr == MR && a.cs == 1 {
-            // Row-major A, the common case: read six rows side by side, write each step's six
-            // floats together, so the packed panel is written strictly in order.
+            // Row-major A, the common case: six rows side by side, transposed 8 steps at a time.
             let rows: [&[f32]; MR] = std::array::from_fn(|i| {
                 let base = (ic + ir + i) * a.rs + pc;
                 &a.data[base..base + kc]
             });
-            for (p, step) in dst.chunks_exact_mut(MR).enumerate() {
-                for (v, row) in step.iter_mut().zip(&rows) {
-                    *v = row[p];
-                }
-            }
+            // SAFETY: each row slice holds kc floats, `dst` kc×MR; AVX2 checked by `matmul`.
+            unsafe { pack_a_panel(rows.map(|r| r.as_ptr()), kc, dst.as_mut_ptr()) };
             continue;
         }
         for i in 0..mr {
@@ -335,6 +375,65 @@ fn pack_a(a: &MatRef, ic: usize, mc: usize, pc: usize, kc: usize, out: &mut [f32
             for p in 0..kc {
                 dst[p * MR + i] = a.data[base + p * a.cs];
             }
+        }
+    }
+}
+
+/// Six rows of A (kc floats each) into one k-major panel: 8 steps at a time, six row vectors
+/// are transposed in registers (the classic 8×8 unpack/shuffle/permute, two rows zero) and each
+/// step's six floats stored together; scalar code here cost 2 % of a run, seen with perf.
+///
+/// # Safety
+/// Each row pointer must be readable for kc floats, `dst` writable for kc×MR; AVX2 present.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pack_a_panel(rows: [*const f32; MR], kc: usize, dst: *mut f32) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_ps();
+    let mut p = 0;
+    while p + 8 <= kc {
+        let r: [__m256; MR] = std::array::from_fn(|i| _mm256_loadu_ps(rows[i].add(p)));
+        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+        let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+        let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+        let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+        let s4 = _mm256_shuffle_ps::<0x44>(t4, zero);
+        let s5 = _mm256_shuffle_ps::<0xEE>(t4, zero);
+        let s6 = _mm256_shuffle_ps::<0x44>(t5, zero);
+        let s7 = _mm256_shuffle_ps::<0xEE>(t5, zero);
+        // Column j (step p + j): rows 0..6 in lanes 0..6.
+        let cols = [
+            _mm256_permute2f128_ps::<0x20>(s0, s4),
+            _mm256_permute2f128_ps::<0x20>(s1, s5),
+            _mm256_permute2f128_ps::<0x20>(s2, s6),
+            _mm256_permute2f128_ps::<0x20>(s3, s7),
+            _mm256_permute2f128_ps::<0x31>(s0, s4),
+            _mm256_permute2f128_ps::<0x31>(s1, s5),
+            _mm256_permute2f128_ps::<0x31>(s2, s6),
+            _mm256_permute2f128_ps::<0x31>(s3, s7),
+        ];
+        let out = dst.add(p * MR);
+        // Steps 0..7 as 8-float stores, each overlapping the next one's first two floats
+        // (rewritten by it); the last step as 4 + 2 floats, so nothing past step 7 is written.
+        for (j, col) in cols.iter().enumerate().take(7) {
+            _mm256_storeu_ps(out.add(j * MR), *col);
+        }
+        _mm_storeu_ps(out.add(7 * MR), _mm256_castps256_ps128(cols[7]));
+        _mm_storel_epi64(
+            out.add(7 * MR + 4) as *mut __m128i,
+            _mm_castps_si128(_mm256_extractf128_ps::<1>(cols[7])),
+        );
+        p += 8;
+    }
+    for q in p..kc {
+        for (i, row) in rows.iter().enumerate() {
+            *dst.add(q * MR + i) = *row.add(q);
         }
     }
 }
