@@ -159,10 +159,9 @@ pub fn matmul(
     let parts = split(m, n, k, threads);
     let c_ptr = SendPtr(c.as_mut_ptr());
     let run = |&(m0, m1, n0, n1): &(usize, usize, usize, usize)| {
-        let c_ptr = c_ptr;
         // SAFETY: the rectangles from `split` are disjoint, so no two threads write the same
         // element, and each lies inside the m×n buffer that outlives this call.
-        unsafe { gemm_block(k, n, &a, bpack, n_pad, c_ptr.0, m0, m1, n0, n1) };
+        unsafe { gemm_block(k, n, &a, bpack, n_pad, c_ptr.get(), m0, m1, n0, n1) };
     };
     on_threads(parts, threads, |part| run(&part));
     // SAFETY: the rectangles cover all m×n elements (`split`) and the first KC block
@@ -206,6 +205,13 @@ const KEEP_PACKED_B: usize = 16 << 20;
 /// Raw pointer to C that may cross threads (the rectangles written through it are disjoint).
 #[derive(Clone, Copy)]
 struct SendPtr(*mut f32);
+
+impl SendPtr {
+    /// Through a method, so closures capture the `Sync` wrapper, not the bare pointer field.
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
 // SAFETY: see `matmul`: each thread writes only its own rectangle of C.
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
