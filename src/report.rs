@@ -272,6 +272,7 @@ struct Words {
     size: &'static str,
     per_param: &'static str,
     per_param_note: &'static str,
+    kernel_note: &'static str,
     table: &'static str,
     next: &'static str,
     next_no_gpu: &'static str,
@@ -303,6 +304,7 @@ const EN: Words = Words {
     size: "matmul size",
     per_param: "Bytes per parameter, measured here (Candle, one real training step)",
     per_param_note: "The lesson's rule of thumb is 2 bytes per parameter (fp16 weights only); training also keeps gradients, optimizer state and activations.",
+    kernel_note: "CPU f32 ran on gpulab's AVX2 kernel: Candle's own CPU matmul is about 1.5× slower on CPUs without AVX-512, and a slow CPU baseline would inflate every GPU speedup (`gpulab bench --cpu-kernel candle` to compare).",
     table: "Every lesson, every target",
     next: "What to do next",
     next_no_gpu: "Run the CPU lessons here. For GPU lessons open Colab (Runtime > Change runtime type > T4 GPU), run `gpulab report` there with a cuda build, and compare the two reports with `gpulab compare`.",
@@ -334,6 +336,7 @@ const KO: Words = Words {
     size: "행렬 크기",
     per_param: "파라미터당 바이트, 이 머신에서 측정 (Candle, 실제 훈련 스텝 1회)",
     per_param_note: "강의의 경험칙은 파라미터당 2바이트(fp16 가중치만)입니다. 실제 훈련에서는 기울기(gradient), 옵티마이저 상태(optimizer state), 활성값(activation)이 추가로 필요합니다.",
+    kernel_note: "CPU f32는 gpulab의 AVX2 커널로 측정했습니다. AVX-512가 없는 CPU에서 Candle 자체 CPU 행렬곱은 약 1.5배 느리고, 느린 CPU 기준값은 모든 GPU 속도 향상을 부풀립니다(비교: `gpulab bench --cpu-kernel candle`).",
     table: "모든 강의 × 모든 실행 환경",
     next: "다음에 할 일",
     next_no_gpu: "CPU 강의는 여기서 실행하세요. GPU 강의는 Colab(Runtime > Change runtime type > T4 GPU)에서 cuda 빌드로 `gpulab report`를 실행하고, `gpulab compare`로 두 보고서를 비교하세요.",
@@ -497,6 +500,9 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     let _ = writeln!(out, "\n{}\n", w.per_param_note);
     let _ = writeln!(out, "### {}\n", w.bench);
     out.push_str(&crate::bench::export::results_table(&r.bench).to_markdown());
+    if r.bench.cpu_kernel == Some(crate::sgemm::CpuKernel::GpulabAvx2) {
+        let _ = writeln!(out, "\n{}", w.kernel_note);
+    }
     let _ = writeln!(out, "\n### {}\n", w.table);
     out.push_str(&crate::verdict::table(&r.fit).to_markdown());
     for p in plots {
