@@ -639,32 +639,13 @@ mod tests {
 
     fn check(m: usize, k: usize, n: usize, transpose_a: bool, transpose_b: bool, threads: usize) {
         let (ad, bd) = (values(m * k, 1), values(k * n, 2));
-        let a = if transpose_a {
-            MatRef {
-                data: &ad,
-                rs: 1,
-                cs: m,
-            }
-        } else {
-            MatRef {
-                data: &ad,
-                rs: k,
-                cs: 1,
-            }
+        // A rows×cols view of row-major data, or of its transpose's (column-major) storage.
+        let view = |data, rows, cols, transposed: bool| {
+            let (rs, cs) = if transposed { (1, rows) } else { (cols, 1) };
+            MatRef { data, rs, cs }
         };
-        let b = if transpose_b {
-            MatRef {
-                data: &bd,
-                rs: 1,
-                cs: k,
-            }
-        } else {
-            MatRef {
-                data: &bd,
-                rs: n,
-                cs: 1,
-            }
-        };
+        let a = view(&ad, m, k, transpose_a);
+        let b = view(&bd, k, n, transpose_b);
         let got = matmul(m, k, n, a, b, threads).unwrap();
         let want = reference(m, k, n, &a, &b);
         assert_eq!(got.len(), m * n);
