@@ -137,18 +137,13 @@ impl Catalog {
         if let Some(g) = self.gpus.iter().find(|g| g.id.eq_ignore_ascii_case(id)) {
             return Ok(g);
         }
-        let mut near: Vec<(f64, &str)> = self
-            .gpus
-            .iter()
-            .map(|g| {
-                (
-                    strsim::jaro_winkler(&g.id.to_lowercase(), &id.to_lowercase()),
-                    g.id.as_str(),
-                )
-            })
-            .collect();
-        near.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let names: Vec<&str> = near.iter().take(3).map(|(_, n)| *n).collect();
+        let names = crate::suggest::closest(
+            id,
+            self.gpus
+                .iter()
+                .map(|g| (g.id.as_str(), vec![g.id.as_str()])),
+            3,
+        );
         Err(Error::Invalid(format!(
             "unknown GPU {id:?}; did you mean {}? (all: {})",
             names.join(", "),

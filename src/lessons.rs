@@ -182,25 +182,22 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
     if hits.len() == 1 {
         return Ok(hits[0]);
     }
-    let mut near: Vec<(f64, &str)> = workloads
-        .iter()
-        .map(|w| {
-            // Learners type the lesson's slug, not its phase: score the last part too, with and
-            // without its "NN-" number.
-            let last = w.id.rsplit('/').next().unwrap_or(&w.id);
-            let bare = last.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-');
-            let score = [w.id.as_str(), last, bare]
-                .iter()
-                .map(|s| strsim::jaro_winkler(s, query))
-                .fold(0f64, f64::max);
-            (score, w.id.as_str())
-        })
-        .collect();
-    near.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Learners type the lesson's slug, not its phase: its last part counts too, with and
+    // without the "NN-" number.
+    let forms = |id: &'a str| {
+        let last = id.rsplit('/').next().unwrap_or(id);
+        let bare = last.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-');
+        vec![id, last, bare]
+    };
+    let near = crate::suggest::closest(
+        query,
+        workloads.iter().map(|w| (w.id.as_str(), forms(&w.id))),
+        3,
+    );
     let names: Vec<&str> = if hits.len() > 1 {
         hits.iter().map(|w| w.id.as_str()).collect()
     } else {
-        near.iter().take(3).map(|(_, n)| *n).collect()
+        near
     };
     Err(Error::Invalid(format!(
         "{} lesson {query:?}; did you mean: {}?",

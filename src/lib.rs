@@ -13,7 +13,7 @@
 //! - Will it fit? [`estimate`] compares the 2-byte rule, textbook formulas and measurements;
 //!   [`verdict`] judges every course workload ([`lessons`]) on every target ([`gpus`]).
 //! - The deliverable: [`report`]; the learner's path: [`labs`].
-//! - Shared: [`table`], [`plot`], [`output`], [`units`], [`error`].
+//! - Shared: [`table`], [`plot`], [`output`], [`units`], [`suggest`], [`error`].
 
 pub mod alloc;
 pub mod bench;
@@ -39,6 +39,7 @@ pub mod plot;
 pub mod report;
 pub mod sgemm;
 pub mod stats;
+pub mod suggest;
 pub mod table;
 pub mod units;
 pub mod verdict;
