@@ -189,6 +189,26 @@ pub struct EstimateInput {
     pub on_gpu: bool,
 }
 
+impl EstimateInput {
+    /// Full training of `params` with mixed-precision Adam on one GPU, batch 1, shape unknown:
+    /// the lesson's setting, and the start of most what-ifs (`..EstimateInput::mixed_precision_adam(p)`).
+    pub fn mixed_precision_adam(params: u64) -> Self {
+        EstimateInput {
+            params,
+            shape: None,
+            batch: 1,
+            mode: Mode::Train,
+            precision: Precision::Half,
+            optimizer_states: 2,
+            lora_rank: None,
+            checkpointing: false,
+            gpus: 1,
+            zero_stage: 0,
+            on_gpu: true,
+        }
+    }
+}
+
 /// Where a number comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -583,17 +603,8 @@ mod tests {
 
     fn input(params: u64) -> EstimateInput {
         EstimateInput {
-            params,
-            shape: None,
-            batch: 1,
-            mode: Mode::Train,
-            precision: Precision::Half,
-            optimizer_states: 2,
-            lora_rank: None,
-            checkpointing: false,
-            gpus: 1,
-            zero_stage: 0,
             on_gpu: false,
+            ..EstimateInput::mixed_precision_adam(params)
         }
     }
 

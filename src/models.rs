@@ -147,16 +147,24 @@ impl ModelConfig {
         Ok(())
     }
 
+    /// The MLP's layer widths, input to classes: layer i maps widths[i] to widths[i + 1].
+    pub fn mlp_widths(&self) -> Vec<u64> {
+        std::iter::once(self.mlp_input)
+            .chain(self.mlp_hidden.iter().copied())
+            .chain(std::iter::once(self.classes))
+            .map(|w| w as u64)
+            .collect()
+    }
+
     /// Trainable parameters, by formula (see the module docs).
     pub fn param_count(&self) -> u64 {
         let u = |x: usize| x as u64;
         match self.family {
-            Family::Mlp => {
-                let mut widths = vec![u(self.mlp_input)];
-                widths.extend(self.mlp_hidden.iter().map(|&h| u(h)));
-                widths.push(u(self.classes));
-                widths.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
-            }
+            Family::Mlp => self
+                .mlp_widths()
+                .windows(2)
+                .map(|w| w[0] * w[1] + w[1])
+                .sum(),
             Family::Gpt => {
                 let (v, d, s, l) = (
                     u(self.vocab),

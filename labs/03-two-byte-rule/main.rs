@@ -1,5 +1,5 @@
 //! Lab 03: the lesson's fp16 2-byte rule for your GPU (or the common ones), against training's needs.
-use gpulab::estimate::{estimate, max_params_textbook, EstimateInput, Mode, Precision};
+use gpulab::estimate::{estimate, max_params_textbook, EstimateInput};
 use gpulab::{gpus::Catalog, units::Bytes};
 
 fn main() -> anyhow::Result<()> {
@@ -21,19 +21,8 @@ fn main() -> anyhow::Result<()> {
             gpus.push((g.name.clone(), g.memory()));
         }
     }
-    let training = EstimateInput {
-        params: 1,
-        shape: None,
-        batch: 1,
-        mode: Mode::Train,
-        precision: Precision::Half,
-        optimizer_states: 2,
-        lora_rank: None,
-        checkpointing: false,
-        gpus: 1,
-        zero_stage: 0,
-        on_gpu: true,
-    };
+    // Mixed-precision Adam, the lesson's setting; `params` is what max_params_textbook searches.
+    let training = EstimateInput::mixed_precision_adam(1);
     let mut rows = Vec::new();
     for (name, memory) in gpus {
         let rule = memory.0 / 2; // fp16: 2 bytes per parameter, weights only

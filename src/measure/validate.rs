@@ -64,12 +64,12 @@ pub fn features(m: &ModelConfig) -> Vec<f64> {
 pub fn largest_tensor(m: &ModelConfig) -> u64 {
     let u = |x: usize| x as u64;
     match m.family {
-        Family::Mlp => {
-            let mut widths = vec![u(m.mlp_input)];
-            widths.extend(m.mlp_hidden.iter().map(|&h| u(h)));
-            widths.push(u(m.classes));
-            widths.windows(2).map(|w| w[0] * w[1]).max().unwrap_or(0)
-        }
+        Family::Mlp => m
+            .mlp_widths()
+            .windows(2)
+            .map(|w| w[0] * w[1])
+            .max()
+            .unwrap_or(0),
         Family::Gpt => {
             let d = u(m.d_model);
             (u(m.vocab) * d).max(4 * d * d)
@@ -169,6 +169,12 @@ pub fn shapes(family: Family) -> (Vec<ModelConfig>, Vec<ModelConfig>) {
     };
     match family {
         Family::Mlp => {
+            let mlp = |&(b, h, n): &(usize, usize, usize)| {
+                mk(&|m| {
+                    m.batch = b;
+                    m.mlp_hidden = vec![h; n];
+                })
+            };
             let cal = [
                 (8, 64, 1),
                 (16, 128, 1),
@@ -183,21 +189,11 @@ pub fn shapes(family: Family) -> (Vec<ModelConfig>, Vec<ModelConfig>) {
                 (56, 224, 2),
             ]
             .iter()
-            .map(|&(b, h, n)| {
-                mk(&|m| {
-                    m.batch = b;
-                    m.mlp_hidden = vec![h; n];
-                })
-            })
+            .map(mlp)
             .collect();
             let held = [(40, 128, 2), (20, 320, 1), (48, 80, 2), (64, 256, 2)]
                 .iter()
-                .map(|&(b, h, n)| {
-                    mk(&|m| {
-                        m.batch = b;
-                        m.mlp_hidden = vec![h; n];
-                    })
-                })
+                .map(mlp)
                 .collect();
             (cal, held)
         }
