@@ -10,8 +10,9 @@
 //!   6 broadcasts of A and 12 FMAs, so the two FMA pipes never wait on the load ports);
 //! - A and B packed into contiguous, 32-byte-aligned micro-panels, so the inner loop reads memory
 //!   strictly sequentially (the hardware prefetcher then hides every miss);
-//! - cache blocking: a KC×NR sliver of B (16 KiB) stays in L1 while the MC×KC block of A
-//!   (144 KiB) sits in L2 and the KC-deep block of B in L3;
+//! - cache blocking: a 6×KC micro-panel of A (9 KiB) stays in L1 while the kernel walks along a
+//!   strip of C's rows, streaming KC×NR slivers of B from the KC-deep packed block of B in L3;
+//!   the MC×KC block of A (216 KiB) sits in L2;
 //! - B is packed once by all threads together, then threads compute disjoint rectangles of C
 //!   (no locks, no shared writes) on scoped threads, as many as Candle would use
 //!   (`--threads`/`RAYON_NUM_THREADS`).
@@ -28,9 +29,11 @@ use candle_core::{CpuStorage, CustomOp2, Layout, Shape};
 const MR: usize = 6;
 /// Columns of C in one register tile (two 8-float ymm vectors).
 const NR: usize = 16;
-/// Depth of one packed block: a KC×NR sliver of B is 16 KiB, half of a 32 KiB L1d.
-const KC: usize = 256;
-/// Rows of A packed at once: MC×KC×4 = 144 KiB, well inside a 512 KiB L2.
+/// Depth of one packed block. Deeper blocks mean fewer passes over C (each reads and writes
+/// it); the 6×KC panel of A (9 KiB) must stay in a 32 KiB L1d beside the streaming B. Side by
+/// side with OpenBLAS on Zen 3: 384 and 512 best, 256 2-4 % slower, 128 5-9 % slower.
+const KC: usize = 384;
+/// Rows of A packed at once: MC×KC×4 = 216 KiB, inside a 512 KiB L2.
 const MC: usize = 144;
 
 /// True when this CPU can run the kernel (AVX2 and FMA, checked at run time, so one binary serves
@@ -239,7 +242,7 @@ fn split(m: usize, n: usize, k: usize, threads: usize) -> Vec<(usize, usize, usi
 }
 
 thread_local! {
-    /// Per-thread buffer for packed blocks of A (144 KiB), kept between calls.
+    /// Per-thread buffer for packed blocks of A (216 KiB), kept between calls.
     static PACK: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -254,8 +257,8 @@ fn aligned(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
 
 /// Computes the rectangle C[m0..m1, n0..n1] = A[m0..m1, :] · B[:, n0..n1] (C row-major, row
 /// stride `ldc`), the Goto loop nest over the packed B (`n_pad` columns, KC-deep blocks): for
-/// each block, MC rows of A packed in turn, then register tiles, B slivers outermost so each
-/// stays in L1 while the A block streams from L2.
+/// each block, MC rows of A packed in turn, then register tiles along each 6-row strip of C, so
+/// the strip's A panel stays in L1 while B's slivers stream past it.
 ///
 /// # Safety
 /// `c` must point to an m×ldc row-major buffer and no other thread may write this rectangle;
@@ -284,12 +287,17 @@ unsafe fn gemm_block(
                 let mc_pad = mc.div_ceil(MR) * MR;
                 let apack = aligned(abuf, mc_pad * kc);
                 pack_a(a, ic, mc, pc, kc, apack);
-                for jr in (n0..n1).step_by(NR) {
-                    let nr = NR.min(n1 - jr);
-                    let bp = bblock[jr * kc..(jr + NR) * kc].as_ptr();
-                    for ir in (0..mc).step_by(MR) {
-                        let mr = MR.min(mc - ir);
-                        let ap = apack[ir * kc..(ir + MR) * kc].as_ptr();
+                // Along C's rows, not down its columns: consecutive tiles then sit 64 bytes
+                // apart. Down a column, every tile's rows are a multiple of ldc×4 bytes apart,
+                // which for power-of-two n lands all of them in the same two L1 sets, evicting
+                // the B sliver the kernel is reading (4-6 % slower at n = 1024/2048, seen
+                // side by side with OpenBLAS, which also walks along the rows).
+                for ir in (0..mc).step_by(MR) {
+                    let mr = MR.min(mc - ir);
+                    let ap = apack[ir * kc..(ir + MR) * kc].as_ptr();
+                    for jr in (n0..n1).step_by(NR) {
+                        let nr = NR.min(n1 - jr);
+                        let bp = bblock[jr * kc..(jr + NR) * kc].as_ptr();
                         // SAFETY: forwarded from the caller (CPU features, C bounds).
                         unsafe {
                             let cp = c.add((ic + ir) * ldc + jr);
@@ -307,24 +315,30 @@ const PANELS_PER_PACK: usize = 8;
 
 /// Packs NR-wide micro-panels of B (as many as `dst` holds) for rows pc..pc+kc, from column jc
 /// (of `n`): each panel kc rows of NR floats, zero-padded on the right so the kernel never needs
-/// an edge case in its inner loop. Panel by panel: writing row by row across panels (16 KiB
-/// apart) was slower, the stores aliasing in L1.
+/// an edge case in its inner loop. Four panels at a time where B is row-major: 256 contiguous
+/// bytes of each row feed four panels (one panel at a time read 64 bytes per row, each row on
+/// another page; packing took 5.5 % of a 1024² product on 2 threads, four at a time 3.5-4 %).
+/// More panels at once (8, or whole rows) was slower again: the stores, a panel (kc×64 bytes)
+/// apart, alias in L1.
 fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]) {
     let panels = dst.len() / (NR * kc);
-    for panel in 0..panels {
+    let mut panel = 0;
+    while panel < panels {
         let j0 = jc + panel * NR;
-        let nr = NR.min(n - j0);
-        let out = &mut dst[panel * kc * NR..(panel + 1) * kc * NR];
         #[cfg(target_arch = "x86_64")]
-        if b.cs == 1 && nr == NR {
+        if b.cs == 1 && panel + PACK_B_GROUP <= panels && j0 + PACK_B_GROUP * NR <= n {
+            let out = &mut dst[panel * kc * NR..(panel + PACK_B_GROUP) * kc * NR];
             let first = pc * b.rs + j0;
-            let last = (pc + kc - 1) * b.rs + j0 + NR;
+            let last = (pc + kc - 1) * b.rs + j0 + PACK_B_GROUP * NR;
             assert!(last <= b.data.len(), "B view checked by check_view");
-            // SAFETY: rows pc..pc+kc, columns j0..j0+NR of B lie in b.data (asserted above);
-            // `out` holds kc×NR floats; the CPU has AVX2 (`matmul` checks `available()`).
-            unsafe { pack_b_panel(b.data.as_ptr().add(first), b.rs, kc, out.as_mut_ptr()) };
+            // SAFETY: rows pc..pc+kc, columns j0..j0+4·NR of B lie in b.data (asserted above);
+            // `out` holds 4 panels of kc×NR floats; AVX2 present (`matmul` checks `available()`).
+            unsafe { pack_b_panels(b.data.as_ptr().add(first), b.rs, kc, out.as_mut_ptr()) };
+            panel += PACK_B_GROUP;
             continue;
         }
+        let nr = NR.min(n - j0);
+        let out = &mut dst[panel * kc * NR..(panel + 1) * kc * NR];
         for (p, row) in out.chunks_exact_mut(NR).enumerate() {
             let base = (pc + p) * b.rs + j0 * b.cs;
             for (j, v) in row[..nr].iter_mut().enumerate() {
@@ -332,27 +346,35 @@ fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]
             }
             row[nr..].fill(0.0);
         }
+        panel += 1;
     }
 }
 
-/// One full panel of row-major B: kc rows of 16 floats, `rs` apart, copied with vector moves
-/// (bounds-checked slices per 64 bytes cost 2.6 % of a run, seen with perf).
+/// Panels of B that `pack_b_panels` fills together.
+const PACK_B_GROUP: usize = 4;
+
+/// Four full panels of row-major B: kc rows of 64 floats, `rs` apart, each row split over the
+/// four panels (kc×NR floats each, back to back in `dst`) with vector moves.
 ///
 /// # Safety
-/// `src` must be readable at rows 0..kc (stride `rs`) × 16 floats, `dst` writable for kc×16;
-/// the CPU must have AVX2.
+/// `src` must be readable at rows 0..kc (stride `rs`) × 64 floats, `dst` writable for 4×kc×16
+/// floats; the CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn pack_b_panel(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
+unsafe fn pack_b_panels(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
     use std::arch::x86_64::*;
     for p in 0..kc {
         // Each row is on another page of B, where the hardware prefetcher does not follow: ask
         // for the row 8 ahead (a prefetch never faults; wrapping_add keeps the arithmetic
         // defined past the end).
-        _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add((p + 8) * rs) as *const i8);
+        let ahead = src.wrapping_add((p + 8) * rs);
         let row = src.add(p * rs);
-        _mm256_storeu_ps(dst.add(p * NR), _mm256_loadu_ps(row));
-        _mm256_storeu_ps(dst.add(p * NR + 8), _mm256_loadu_ps(row.add(8)));
+        for l in 0..PACK_B_GROUP {
+            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(l * NR) as *const i8);
+            let out = dst.add(l * kc * NR + p * NR);
+            _mm256_storeu_ps(out, _mm256_loadu_ps(row.add(l * NR)));
+            _mm256_storeu_ps(out.add(8), _mm256_loadu_ps(row.add(l * NR + 8)));
+        }
     }
 }
 
@@ -527,8 +549,10 @@ unsafe fn kernel_6x16(
             }
         }};
     }
-    // Eight steps per trip: the loop overhead shrinks and A (streamed from L2, 192 bytes per
-    // trip) is prefetched 12 steps ahead, three lines per trip, as OpenBLAS's kernel does.
+    // Eight steps per trip: the loop overhead shrinks and A (192 bytes per trip) is prefetched
+    // 12 steps ahead, three lines per trip, as OpenBLAS's kernel does. A comes from L2 only on
+    // a strip's first tile, yet dropping the prefetch measured 12 % slower: the B stream
+    // evicts A's lines from L1 between tiles. Prefetching B as well (8 lines per trip) cost 6 %.
     for _ in 0..kc / 8 {
         _mm_prefetch::<_MM_HINT_T0>(a.add(12 * MR) as *const i8);
         _mm_prefetch::<_MM_HINT_T0>(a.add(12 * MR + 16) as *const i8);
@@ -669,6 +693,7 @@ mod tests {
             (6, 16, 16),
             (7, 300, 17),
             (13, 513, 33),
+            (9, 769, 20),
             (150, 260, 40),
             (5, 3, 300),
             (200, 600, 4100),
