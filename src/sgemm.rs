@@ -13,8 +13,9 @@
 //! - cache blocking: a 6×KC micro-panel of A (9 KiB) stays in L1 while the kernel walks along a
 //!   strip of C's rows, streaming KC×NR slivers of B from the KC-deep packed block of B in L3;
 //!   the MC×KC block of A (216 KiB) sits in L2;
-//! - B is packed once by all threads together, then threads compute disjoint rectangles of C
-//!   (no locks, no shared writes) on scoped threads, as many as Candle would use
+//! - B is packed once, block by KC-deep block, by all threads together; each thread multiplies
+//!   its own rectangle of C by a block as soon as the block is complete (no locks, no shared
+//!   writes), on `pool`'s persistent threads, as many as Candle would use
 //!   (`--threads`/`RAYON_NUM_THREADS`).
 //!
 //! `cpu_kernel_default` decides when to use it; `Sgemm` plugs it into Candle as a custom op so the
@@ -24,6 +25,7 @@
 mod pool;
 
 use candle_core::{CpuStorage, CustomOp2, Layout, Shape};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Rows of C in one register tile.
 const MR: usize = 6;
@@ -136,37 +138,65 @@ pub fn matmul(
     let threads = threads.max(1);
     let n_pad = n.div_ceil(NR) * NR;
 
-    // Phase 1: pack all of B once, shared by every thread. (Packing it per thread cost 3 % of the
-    // run time on 2 threads, seen with perf; OpenBLAS shares it too.) The buffer is reused
-    // between calls unless another call holds it, so its pages are not faulted in every time.
+    // B is packed once, shared by every thread (packing it per thread cost 3 % of the run time
+    // on 2 threads, seen with perf; OpenBLAS shares it too), into a buffer reused between calls
+    // unless another call holds it, so its pages are not faulted in every time.
     let mut cached = PACKED_B.try_lock().ok();
     let mut fresh = Vec::new();
     let buf: &mut Vec<f32> = cached.as_deref_mut().unwrap_or(&mut fresh);
-    let bpack = aligned(buf, k * n_pad);
-    let mut jobs = Vec::new();
-    for (q, block) in bpack.chunks_mut(KC * n_pad).enumerate() {
-        let (pc, kc) = (q * KC, KC.min(k - q * KC));
-        // Jobs of PANELS_PER_PACK panels, so the per-job cost stays small.
-        for (g, dst) in block.chunks_mut(NR * kc * PANELS_PER_PACK).enumerate() {
-            jobs.push((pc, kc, g * PANELS_PER_PACK * NR, dst));
-        }
-    }
-    on_threads(jobs, threads, |(pc, kc, jc, dst)| {
-        pack_b(&b, pc, kc, jc, n, dst)
-    });
-    let bpack: &[f32] = bpack;
-
-    // Phase 2: threads compute disjoint rectangles of C. C is not zeroed first: the first KC
-    // block stores every element without reading it (zeroing cost ~1.5 %, seen with perf).
+    let bpack = SendPtr(aligned(buf, k * n_pad).as_mut_ptr());
+    // C is not zeroed first: the first KC block stores every element without reading it
+    // (zeroing cost ~1.5 %, seen with perf).
     let mut c: Vec<f32> = Vec::with_capacity(m * n);
-    let parts = split(m, n, k, threads);
     let c_ptr = SendPtr(c.as_mut_ptr());
-    let run = |&(m0, m1, n0, n1): &(usize, usize, usize, usize)| {
-        // SAFETY: the rectangles from `split` are disjoint, so no two threads write the same
-        // element, and each lies inside the m×n buffer that outlives this call.
-        unsafe { gemm_block(k, n, &a, bpack, n_pad, c_ptr.get(), m0, m1, n0, n1) };
+    let parts = split(m, n, k, threads);
+    let width = parts.len();
+    let blocks = k.div_ceil(KC);
+    // One dispatch, block by block: every thread packs its share of KC-deep block q of B, waits
+    // until all shares are in, then multiplies its rectangle of C by that block. A thread that
+    // finishes block q early packs its share of q+1 while the others still compute, and each
+    // block is read while it is still in cache; packing all of B first, in its own dispatch,
+    // left both threads idle behind the slower one twice per call.
+    let packed: Vec<AtomicUsize> = (0..blocks).map(|_| AtomicUsize::new(0)).collect();
+    let failed = AtomicBool::new(false);
+    let work = |me: usize| {
+        // A panicking thread must not leave the others waiting for its share forever.
+        let guard = FailFlag(&failed);
+        for (q, done) in packed.iter().enumerate() {
+            let (pc, kc) = (q * KC, KC.min(k - q * KC));
+            let block = q * KC * n_pad;
+            let jobs = pack_jobs(n_pad);
+            for job in (me..jobs).step_by(width) {
+                let jc = job * PANELS_PER_PACK * NR;
+                let len = (n_pad - jc).min(PANELS_PER_PACK * NR) * kc;
+                // SAFETY: job `job` of block q owns floats [block + jc·kc, +len) of the packed
+                // buffer (k×n_pad floats): no other job writes them, nobody reads them until
+                // `done` counts this job.
+                let dst = unsafe {
+                    std::slice::from_raw_parts_mut(bpack.get().add(block + jc * kc), len)
+                };
+                pack_b(&b, pc, kc, jc, n, dst);
+                done.fetch_add(1, Ordering::Release);
+            }
+            while done.load(Ordering::Acquire) < jobs {
+                if failed.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::hint::spin_loop();
+            }
+            if let Some(&(m0, m1, n0, n1)) = parts.get(me) {
+                // SAFETY: every job of block q has been counted, so its kc×n_pad floats are
+                // written and no longer written to. The rectangles from `split` are disjoint
+                // and inside the m×n buffer that outlives this call.
+                unsafe {
+                    let bblock = std::slice::from_raw_parts(bpack.get().add(block), kc * n_pad);
+                    gemm_block(pc, kc, n, &a, bblock, c_ptr.get(), m0, m1, n0, n1)
+                };
+            }
+        }
+        std::mem::forget(guard);
     };
-    on_threads(parts, threads, |part| run(&part));
+    pool::run(width, &work);
     // SAFETY: the rectangles cover all m×n elements (`split`) and the first KC block
     // (`accumulate == false`) writes each of them before anything reads it.
     unsafe { c.set_len(m * n) };
@@ -176,28 +206,18 @@ pub fn matmul(
     Ok(c)
 }
 
-/// Runs `work` on every job, dealt round-robin to `threads` threads of [`pool`] (the caller is
-/// one): job i always goes to thread i mod threads, so a slow-to-start thread delays its own
-/// share instead of the caller running everything alone.
-fn on_threads<J: Send>(jobs: Vec<J>, threads: usize, work: impl Fn(J) + Sync) {
-    let threads = threads.min(jobs.len()).max(1);
-    if threads == 1 {
-        jobs.into_iter().for_each(work);
-        return;
+/// Jobs that pack one KC-deep block of B: PANELS_PER_PACK panels each, so a job stays small.
+fn pack_jobs(n_pad: usize) -> usize {
+    (n_pad / NR).div_ceil(PANELS_PER_PACK)
+}
+
+/// Raises the flag if dropped during a panic (the normal path forgets it).
+struct FailFlag<'a>(&'a AtomicBool);
+
+impl Drop for FailFlag<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
-    // Each job is taken exactly once, by its own thread; the mutex is never contended.
-    let slots: Vec<std::sync::Mutex<Option<J>>> = jobs
-        .into_iter()
-        .map(|j| std::sync::Mutex::new(Some(j)))
-        .collect();
-    pool::run(threads, &|me| {
-        for slot in slots.iter().skip(me).step_by(threads) {
-            let job = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(job) = job {
-                work(job);
-            }
-        }
-    });
 }
 
 /// Packed B kept between calls (see `matmul`), up to `KEEP_PACKED_B` floats (64 MiB: a 4096²
@@ -255,22 +275,22 @@ fn aligned(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
     &mut buf[offset..offset + len]
 }
 
-/// Computes the rectangle C[m0..m1, n0..n1] = A[m0..m1, :] · B[:, n0..n1] (C row-major, row
-/// stride `ldc`), the Goto loop nest over the packed B (`n_pad` columns, KC-deep blocks): for
-/// each block, MC rows of A packed in turn, then register tiles along each 6-row strip of C, so
-/// the strip's A panel stays in L1 while B's slivers stream past it.
+/// Adds one KC-deep block to the rectangle C[m0..m1, n0..n1]: C += A[m0..m1, pc..pc+kc] ·
+/// B[pc..pc+kc, n0..n1] (C row-major, row stride `ldc`; the first block, pc = 0, stores instead
+/// of adding). The Goto loop nest: MC rows of A packed in turn, then register tiles along each
+/// 6-row strip of C, so the strip's A panel stays in L1 while B's slivers stream past it.
 ///
 /// # Safety
 /// `c` must point to an m×ldc row-major buffer and no other thread may write this rectangle;
-/// `a` must have been checked with `check_view`; `bpack` must be B packed by `matmul`; `n0` a
-/// multiple of NR; the CPU must have AVX2 and FMA.
+/// `a` must have been checked with `check_view`; `bblock` must be block pc of B as packed by
+/// `matmul` (kc rows, NR-wide slivers); `n0` a multiple of NR; the CPU must have AVX2 and FMA.
 #[allow(clippy::too_many_arguments)]
 unsafe fn gemm_block(
-    k: usize,
+    pc: usize,
+    kc: usize,
     ldc: usize,
     a: &MatRef,
-    bpack: &[f32],
-    n_pad: usize,
+    bblock: &[f32],
     c: *mut f32,
     m0: usize,
     m1: usize,
@@ -279,31 +299,27 @@ unsafe fn gemm_block(
 ) {
     PACK.with(|abuf| {
         let abuf = &mut *abuf.borrow_mut();
-        for pc in (0..k).step_by(KC) {
-            let kc = KC.min(k - pc);
-            let bblock = &bpack[pc * n_pad..pc * n_pad + kc * n_pad];
-            for ic in (m0..m1).step_by(MC) {
-                let mc = MC.min(m1 - ic);
-                let mc_pad = mc.div_ceil(MR) * MR;
-                let apack = aligned(abuf, mc_pad * kc);
-                pack_a(a, ic, mc, pc, kc, apack);
-                // Along C's rows, not down its columns: consecutive tiles then sit 64 bytes
-                // apart. Down a column, every tile's rows are a multiple of ldc×4 bytes apart,
-                // which for power-of-two n lands all of them in the same two L1 sets, evicting
-                // the B sliver the kernel is reading (4-6 % slower at n = 1024/2048, seen
-                // side by side with OpenBLAS, which also walks along the rows).
-                for ir in (0..mc).step_by(MR) {
-                    let mr = MR.min(mc - ir);
-                    let ap = apack[ir * kc..(ir + MR) * kc].as_ptr();
-                    for jr in (n0..n1).step_by(NR) {
-                        let nr = NR.min(n1 - jr);
-                        let bp = bblock[jr * kc..(jr + NR) * kc].as_ptr();
-                        // SAFETY: forwarded from the caller (CPU features, C bounds).
-                        unsafe {
-                            let cp = c.add((ic + ir) * ldc + jr);
-                            tile(kc, ap, bp, cp, ldc, mr, nr, pc > 0)
-                        };
-                    }
+        for ic in (m0..m1).step_by(MC) {
+            let mc = MC.min(m1 - ic);
+            let mc_pad = mc.div_ceil(MR) * MR;
+            let apack = aligned(abuf, mc_pad * kc);
+            pack_a(a, ic, mc, pc, kc, apack);
+            // Along C's rows, not down its columns: consecutive tiles then sit 64 bytes apart.
+            // Down a column, every tile's rows are a multiple of ldc×4 bytes apart, which for
+            // power-of-two n lands all of them in the same two L1 sets, evicting the B sliver
+            // the kernel is reading (4-6 % slower at n = 1024/2048, seen side by side with
+            // OpenBLAS, which also walks along the rows).
+            for ir in (0..mc).step_by(MR) {
+                let mr = MR.min(mc - ir);
+                let ap = apack[ir * kc..(ir + MR) * kc].as_ptr();
+                for jr in (n0..n1).step_by(NR) {
+                    let nr = NR.min(n1 - jr);
+                    let bp = bblock[jr * kc..(jr + NR) * kc].as_ptr();
+                    // SAFETY: forwarded from the caller (CPU features, C bounds).
+                    unsafe {
+                        let cp = c.add((ic + ir) * ldc + jr);
+                        tile(kc, ap, bp, cp, ldc, mr, nr, pc > 0)
+                    };
                 }
             }
         }
@@ -705,6 +721,22 @@ mod tests {
         check(37, 70, 29, true, false, 2);
         check(37, 70, 29, false, true, 2);
         check(37, 70, 29, true, true, 1);
+    }
+
+    #[test]
+    fn concurrent_calls_each_get_their_own_product() {
+        // Several products at once: one gets the pool and the shared packed-B buffer, the others
+        // fall back to scoped threads and a fresh buffer; block-by-block waits must not mix them.
+        if !available() {
+            return;
+        }
+        std::thread::scope(|s| {
+            for (i, threads) in [2, 3, 2, 1].into_iter().enumerate() {
+                s.spawn(move || {
+                    check(40 + 7 * i, 800 + 50 * i, 90 + 16 * i, false, false, threads)
+                });
+            }
+        });
     }
 
     #[test]
