@@ -341,18 +341,31 @@ fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]
     let mut panel = 0;
     while panel < panels {
         let j0 = jc + panel * NR;
+        // Full panels of row-major B take the vector copy: four at once, or a lone one at the
+        // end of a job.
+        let full = |g: usize| b.cs == 1 && panel + g <= panels && j0 + g * NR <= n;
+        let group = [PACK_B_GROUP, 1].into_iter().find(|&g| full(g));
         #[cfg(target_arch = "x86_64")]
-        if b.cs == 1 && panel + PACK_B_GROUP <= panels && j0 + PACK_B_GROUP * NR <= n {
-            let out = &mut dst[panel * kc * NR..(panel + PACK_B_GROUP) * kc * NR];
+        if let Some(g) = group {
+            let out = &mut dst[panel * kc * NR..(panel + g) * kc * NR];
             let first = pc * b.rs + j0;
-            let last = (pc + kc - 1) * b.rs + j0 + PACK_B_GROUP * NR;
+            let last = (pc + kc - 1) * b.rs + j0 + g * NR;
             assert!(last <= b.data.len(), "B view checked by check_view");
-            // SAFETY: rows pc..pc+kc, columns j0..j0+4·NR of B lie in b.data (asserted above);
-            // `out` holds 4 panels of kc×NR floats; AVX2 present (`matmul` checks `available()`).
-            unsafe { pack_b_panels(b.data.as_ptr().add(first), b.rs, kc, out.as_mut_ptr()) };
-            panel += PACK_B_GROUP;
+            let (src, out) = (b.data.as_ptr().wrapping_add(first), out.as_mut_ptr());
+            // SAFETY: rows pc..pc+kc, columns j0..j0+g·NR of B lie in b.data (asserted above);
+            // `out` holds g panels of kc×NR floats; AVX2 present (`matmul` checks `available()`).
+            unsafe {
+                if g == PACK_B_GROUP {
+                    pack_b_panels::<PACK_B_GROUP>(src, b.rs, kc, out)
+                } else {
+                    pack_b_panels::<1>(src, b.rs, kc, out)
+                }
+            };
+            panel += g;
             continue;
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = group;
         let nr = NR.min(n - j0);
         let out = &mut dst[panel * kc * NR..(panel + 1) * kc * NR];
         for (p, row) in out.chunks_exact_mut(NR).enumerate() {
@@ -369,15 +382,15 @@ fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]
 /// Panels of B that `pack_b_panels` fills together.
 const PACK_B_GROUP: usize = 4;
 
-/// Four full panels of row-major B: kc rows of 64 floats, `rs` apart, each row split over the
-/// four panels (kc×NR floats each, back to back in `dst`) with vector moves.
+/// G full panels of row-major B: kc rows of G×16 floats, `rs` apart, each row split over the
+/// G panels (kc×NR floats each, back to back in `dst`) with vector moves.
 ///
 /// # Safety
-/// `src` must be readable at rows 0..kc (stride `rs`) × 64 floats, `dst` writable for 4×kc×16
-/// floats; the CPU must have AVX2.
+/// `src` must be readable at rows 0..kc (stride `rs`) × G×16 floats, `dst` writable for
+/// G×kc×16 floats; the CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn pack_b_panels(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
+unsafe fn pack_b_panels<const G: usize>(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
     use std::arch::x86_64::*;
     for p in 0..kc {
         // Each row is on another page of B, where the hardware prefetcher does not follow: ask
@@ -385,7 +398,7 @@ unsafe fn pack_b_panels(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
         // defined past the end).
         let ahead = src.wrapping_add((p + 8) * rs);
         let row = src.add(p * rs);
-        for l in 0..PACK_B_GROUP {
+        for l in 0..G {
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(l * NR) as *const i8);
             let out = dst.add(l * kc * NR + p * NR);
             _mm256_storeu_ps(out, _mm256_loadu_ps(row.add(l * NR)));
