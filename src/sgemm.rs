@@ -159,13 +159,13 @@ pub fn matmul(
     // left both threads idle behind the slower one twice per call.
     let packed: Vec<AtomicUsize> = (0..blocks).map(|_| AtomicUsize::new(0)).collect();
     let failed = AtomicBool::new(false);
+    let jobs = pack_jobs(n_pad);
     let work = |me: usize| {
         // A panicking thread must not leave the others waiting for its share forever.
         let guard = FailFlag(&failed);
         for (q, done) in packed.iter().enumerate() {
             let (pc, kc) = (q * KC, KC.min(k - q * KC));
             let block = q * KC * n_pad;
-            let jobs = pack_jobs(n_pad);
             for job in (me..jobs).step_by(width) {
                 let jc = job * PANELS_PER_PACK * NR;
                 let len = (n_pad - jc).min(PANELS_PER_PACK * NR) * kc;
@@ -206,7 +206,8 @@ pub fn matmul(
     Ok(c)
 }
 
-/// Jobs that pack one KC-deep block of B: PANELS_PER_PACK panels each, so a job stays small.
+/// Jobs that pack one KC-deep block of B (the same for every block): PANELS_PER_PACK panels
+/// each, so a job stays small.
 fn pack_jobs(n_pad: usize) -> usize {
     (n_pad / NR).div_ceil(PANELS_PER_PACK)
 }
