@@ -2,6 +2,7 @@
 //! library numpy ships, alternating call by call in one process, so both see the same machine
 //! state (a shared VM drifts by 10-30 % within seconds; separate processes compare different
 //! moments). Usage: sgemm-vs-openblas LIBOPENBLAS THREADS PAIRS N [N ...]
+use gpulab::stats::Summary;
 use std::ffi::{c_void, CString};
 use std::time::{Duration, Instant};
 
@@ -46,11 +47,6 @@ fn symbol(lib: *mut c_void, names: &[&str]) -> Result<*mut c_void, String> {
     Err(format!(
         "none of {names:?} in the library (not numpy's scipy-openblas?)"
     ))
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() -> Result<(), String> {
@@ -171,11 +167,13 @@ fn main() -> Result<(), String> {
             t_theirs.push(t);
             ratio.push(t / o);
         }
+        // gpulab's own statistics (the bench's medians), not a second median here.
+        let summary = |v: &[f64]| Summary::of(v).ok_or(format!("n={n}: a timing was not finite"));
+        let (o, t, r) = (summary(&t_ours)?, summary(&t_theirs)?, summary(&ratio)?);
         let gf = |s: f64| 2.0 * (n as f64).powi(3) / s / 1e9;
-        let (mo, mt) = (median(&mut t_ours), median(&mut t_theirs));
         println!(
             "n={n:5}: gpulab {:6.1} GFLOP/s (best {:6.1}) | OpenBLAS {:6.1} (best {:6.1}) | median pair ratio gpulab/OpenBLAS {:.3} | max diff {diff:.1e}",
-            gf(mo), gf(t_ours[0]), gf(mt), gf(t_theirs[0]), median(&mut ratio)
+            gf(o.median), gf(o.min), gf(t.median), gf(t.min), r.median
         );
     }
     Ok(())
