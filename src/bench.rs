@@ -11,23 +11,25 @@
 //! 5. Timed calls until `budget` has passed and at least `min_runs` were made, each bracketed by
 //!    `Device::synchronize()` because CUDA launches return before the work is done.
 //! 6. Median, quartiles, min/max, outliers by modified z-score ([`crate::stats`]);
-//!    GFLOP/s = 2·m·k·n / time; efficiency against the device's peak ([`crate::peak`]).
+//!    GFLOP/s = 2·m·k·n / time; efficiency against the device's peak ([`crate::bench::peak`]).
 //! 7. Correctness: sampled outputs against an f64 reference computed from the same (rounded)
 //!    inputs; a result off by more than the dtype's tolerance is an error, not a number.
 //! 8. Host↔device copies are timed separately (`h2d_gbs`, `d2h_gbs`), never inside the matmul time.
 
 pub mod export;
+pub mod peak;
+pub mod sgemm;
 
 use std::time::{Duration, Instant};
 
 use candle_core::{DType, Device, Tensor};
 use serde::{Deserialize, Serialize};
 
-use crate::device::{self, DeviceSpec};
+use crate::bench::peak::{measure_cpu_peak, Peak};
+use crate::bench::sgemm::CpuKernel;
 use crate::error::{Error, Result};
-use crate::framework::{classify_cuda_error, CudaErrorKind};
-use crate::peak::{measure_cpu_peak, Peak};
-use crate::sgemm::CpuKernel;
+use crate::probe::device::{self, DeviceSpec};
+use crate::probe::framework::{classify_cuda_error, CudaErrorKind};
 use crate::stats::{Ratio, Summary};
 use crate::units::Bytes;
 
@@ -157,7 +159,7 @@ impl Default for BenchConfig {
             max_runs: 1000,
             naive: false,
             measure_peak: true,
-            cpu_kernel: crate::sgemm::cpu_kernel_default(),
+            cpu_kernel: crate::bench::sgemm::cpu_kernel_default(),
         }
     }
 }
@@ -305,16 +307,16 @@ pub fn plan(config: &BenchConfig) -> Vec<(DeviceSpec, DType, MatmulShape)> {
 /// Runs the sweep. `on_point` is called after every point with the report so far, so progress
 /// can move and exports can be written as results arrive (an interrupted sweep loses nothing).
 pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) -> BenchReport {
-    let host = crate::host::detect();
+    let host = crate::probe::host::detect();
     let cpu_threads = candle_core::utils::get_num_threads();
     let cpu_peak = (config.measure_peak && config.devices.contains(&DeviceSpec::Cpu))
         .then(|| measure_cpu_peak(cpu_threads, Duration::from_millis(300)));
-    let catalog = crate::gpus::Catalog::shipped();
+    let catalog = crate::plan::gpus::Catalog::shipped();
     let mut report = BenchReport {
         schema: "gpulab.bench".into(),
         schema_version: BENCH_SCHEMA_VERSION,
         gpulab_version: env!("CARGO_PKG_VERSION").into(),
-        candle_version: crate::framework::candle_version().into(),
+        candle_version: crate::probe::framework::candle_version().into(),
         created_unix_s: crate::units::now_unix_s(),
         cpu_model: host.cpu_model.clone(),
         cpu_simd: host.simd.clone(),
@@ -521,7 +523,7 @@ fn timed(
         ));
     }
     dev.synchronize()?;
-    let sgemm = crate::sgemm::Sgemm {
+    let sgemm = crate::bench::sgemm::Sgemm {
         threads: result.threads.unwrap_or(1),
     };
     let use_sgemm = result.kernel == Some(CpuKernel::GpulabAvx2);

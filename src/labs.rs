@@ -125,17 +125,43 @@ impl Manifest {
     }
 }
 
+/// Where lab results and generated files go, relative to the repository (git-ignored).
+pub const RUNS_DIR: &str = "data/runs";
+
 /// Saves a lab's result as JSON under `data/runs/` (atomically; a rerun replaces it).
 pub fn save_result(example: &str, value: &impl Serialize) -> Result<PathBuf> {
-    let path = PathBuf::from("data/runs").join(format!("{example}.json"));
+    let path = PathBuf::from(RUNS_DIR).join(format!("{example}.json"));
     let text = serde_json::to_string_pretty(value)? + "\n";
     crate::output::write_atomic(&path, text.as_bytes(), true)?;
     Ok(path)
 }
 
-/// True when a lab should run its quick version (`--fast`, or GPULAB_LAB_FAST set: CI does).
-pub fn fast_mode() -> bool {
-    std::env::args().any(|a| a == "--fast") || std::env::var_os("GPULAB_LAB_FAST").is_some()
+/// What a lab program was asked for. The lab passes its own `std::env::args()`: the library
+/// never reads a program's command line itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LabArgs {
+    /// Run the quick version (`--fast`, or GPULAB_LAB_FAST set: CI does).
+    pub fast: bool,
+    /// Print in Korean (`--ko`).
+    pub korean: bool,
+}
+
+impl LabArgs {
+    /// Reads a lab's arguments (the program name included or not; unknown words are ignored).
+    pub fn parse(args: impl IntoIterator<Item = String>) -> LabArgs {
+        let mut parsed = LabArgs {
+            fast: std::env::var_os("GPULAB_LAB_FAST").is_some(),
+            korean: false,
+        };
+        for arg in args {
+            match arg.as_str() {
+                "--fast" => parsed.fast = true,
+                "--ko" => parsed.korean = true,
+                _ => {}
+            }
+        }
+        parsed
+    }
 }
 
 #[cfg(test)]
@@ -157,5 +183,13 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("01-06"));
+    }
+
+    #[test]
+    fn lab_args_come_from_the_caller() {
+        let args = |words: &[&str]| LabArgs::parse(words.iter().map(|w| w.to_string()));
+        assert!(args(&["lab", "--fast"]).fast);
+        assert!(args(&["--ko"]).korean);
+        assert!(!args(&["lab", "--slow"]).korean);
     }
 }

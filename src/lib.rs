@@ -15,33 +15,18 @@
 //! - The deliverable: [`report`]; the learner's path: [`labs`].
 //! - Shared: [`table`], [`plot`], [`output`], [`units`], [`suggest`], [`error`].
 
-pub mod alloc;
 pub mod bench;
-pub mod calibration;
-pub mod check;
-pub mod device;
-pub mod diagnose;
 pub mod error;
-pub mod estimate;
-pub mod fit;
-pub mod framework;
-pub mod gpus;
-pub mod host;
 pub mod labs;
-pub mod lessons;
-pub mod measure;
-pub mod models;
-pub mod nvidia_smi;
-pub mod optim;
+pub mod memory;
 pub mod output;
-pub mod peak;
+pub mod plan;
 pub mod plot;
+pub mod probe;
 pub mod report;
-pub mod sgemm;
 pub mod stats;
 pub mod suggest;
 pub mod table;
 pub mod units;
-pub mod verdict;
 
 pub use error::{Error, Result};

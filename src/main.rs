@@ -1,15 +1,19 @@
 //! The `gpulab` binary: parse, dispatch, map the outcome to an exit code. No logic lives here.
 
-mod app;
 mod cli;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
+// `measure` reads CPU memory from this allocator's counts (src/memory/alloc.rs); the binary
+// chooses it, not the library (ripgrep's main.rs does the same with its allocator).
+#[global_allocator]
+static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
+
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match app::run(cli) {
+    let cli = cli::args::Cli::parse();
+    match cli::dispatch::run(cli) {
         Ok(code) => code,
         Err(err) => {
             // `{:#}` prints the whole context chain on one line; no backtrace noise.

@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::bench::{BenchReport, PointStatus};
-use crate::check::CheckReport;
-use crate::diagnose::Readiness;
-use crate::measure::export::MeasureReport;
-use crate::verdict::Verdict;
+use crate::memory::export::MeasureReport;
+use crate::plan::fit::Verdict;
+use crate::probe::check::CheckReport;
+use crate::probe::diagnose::Readiness;
 
 /// Version of the report JSON.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
@@ -365,8 +365,8 @@ fn secs(v: Option<f64>) -> Option<String> {
 /// Korean for the machine-made sentences that reach the report (causes, fixes,
 /// recommendations); what has no translation here stays in English, as technical terms do in
 /// the lesson.
-fn ko_text(text: &str, cause: Option<crate::diagnose::Cause>) -> String {
-    use crate::diagnose::Cause;
+fn ko_text(text: &str, cause: Option<crate::probe::diagnose::Cause>) -> String {
+    use crate::probe::diagnose::Cause;
     if let Some(cause) = cause {
         let known = match cause {
             Cause::NoDriver => Some("NVIDIA GPU가 없습니다: nvidia-smi가 설치되어 있지 않습니다 (NVIDIA 드라이버 없음)"),
@@ -401,7 +401,7 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     let w = words(lang);
     let f = &r.fields;
     let first_cause = r.check.diagnosis.findings.first().map(|x| x.cause);
-    let tr = |text: &str, cause: Option<crate::diagnose::Cause>| match lang {
+    let tr = |text: &str, cause: Option<crate::probe::diagnose::Cause>| match lang {
         Lang::Ko => ko_text(text, cause),
         Lang::En => text.to_string(),
     };
@@ -475,7 +475,7 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     let _ = writeln!(out, "{}", if ready { w.next_gpu } else { w.next_no_gpu });
     if !r.check.diagnosis.fix.is_empty() {
         let fix = match (lang, first_cause) {
-            (Lang::Ko, Some(crate::diagnose::Cause::NoDriver)) => {
+            (Lang::Ko, Some(crate::probe::diagnose::Cause::NoDriver)) => {
                 "CPU 강의에는 고칠 것이 없습니다. 이 머신에 NVIDIA GPU가 있다면 드라이버를 설치한 뒤 `nvidia-smi`를 실행해 보세요.".to_string()
             }
             _ => r.check.diagnosis.fix.clone(),
@@ -488,23 +488,21 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
         .measure
         .results
         .iter()
-        .any(|x| x.config.model.family == crate::models::Family::Gpt)
+        .any(|x| x.config.model.family == crate::memory::models::Family::Gpt)
     {
-        crate::models::Family::Gpt
+        crate::memory::models::Family::Gpt
     } else {
-        crate::models::Family::Mlp
+        crate::memory::models::Family::Mlp
     };
-    out.push_str(
-        &crate::measure::export::per_param_table(&r.measure.results, family).to_markdown(),
-    );
+    out.push_str(&crate::memory::export::per_param_table(&r.measure.results, family).to_markdown());
     let _ = writeln!(out, "\n{}\n", w.per_param_note);
     let _ = writeln!(out, "### {}\n", w.bench);
     out.push_str(&crate::bench::export::results_table(&r.bench).to_markdown());
-    if r.bench.cpu_kernel == Some(crate::sgemm::CpuKernel::GpulabAvx2) {
+    if r.bench.cpu_kernel == Some(crate::bench::sgemm::CpuKernel::GpulabAvx2) {
         let _ = writeln!(out, "\n{}", w.kernel_note);
     }
     let _ = writeln!(out, "\n### {}\n", w.table);
-    out.push_str(&crate::verdict::table(&r.fit).to_markdown());
+    out.push_str(&crate::plan::fit::table(&r.fit).to_markdown());
     for p in plots {
         let _ = writeln!(out, "\n![{p}]({p})");
     }
@@ -523,17 +521,17 @@ pub fn gather(
     mut on_stage: impl FnMut(&str),
 ) -> EnvironmentReport {
     use crate::bench::{self, BenchConfig};
-    use crate::measure::suite::{self, SuiteConfig};
-    use crate::models::Family;
-    use crate::optim::OptimizerKind;
+    use crate::memory::models::Family;
+    use crate::memory::optim::OptimizerKind;
+    use crate::memory::suite::{self, SuiteConfig};
 
     on_stage("check");
-    let check = crate::check::run_check(&crate::check::CheckOptions {
+    let check = crate::probe::check::run_check(&crate::probe::check::CheckOptions {
         smi_timeout,
         ..Default::default()
     });
     on_stage("bench");
-    let devices = crate::device::available();
+    let devices = crate::probe::device::available();
     let bench_report = bench::run(
         &BenchConfig {
             devices: devices.clone(),
@@ -547,13 +545,13 @@ pub fn gather(
     let device = devices
         .get(1)
         .copied()
-        .unwrap_or(crate::device::DeviceSpec::Cpu);
+        .unwrap_or(crate::probe::device::DeviceSpec::Cpu);
     let mut config = SuiteConfig::default_for(device);
     config.families = vec![Family::Gpt, Family::Mlp];
     config.shapes = config
         .families
         .iter()
-        .map(|&f| crate::models::ModelConfig::default_for(f))
+        .map(|&f| crate::memory::models::ModelConfig::default_for(f))
         .collect();
     config.optimizers = vec![OptimizerKind::Sgd, OptimizerKind::Adamw];
     config.batches.clear();
@@ -561,18 +559,18 @@ pub fn gather(
     let results = suite::run(&config, |_, _| {});
     let device_name = device
         .open()
-        .map(|d| crate::device::name(&d))
+        .map(|d| crate::probe::device::name(&d))
         .unwrap_or_else(|_| device.to_string());
     let measure = MeasureReport::new(device.to_string(), device_name, results);
     on_stage("fit");
-    let catalog = crate::gpus::Catalog::shipped();
+    let catalog = crate::plan::gpus::Catalog::shipped();
     // The bench above already measured this CPU: no second benchmark.
-    let mut targets = vec![crate::verdict::cpu_from_bench(&bench_report)];
-    targets.extend(crate::verdict::local_gpus(&check.driver, &catalog));
-    targets.extend(crate::verdict::Target::cloud(&catalog));
-    let fit: Vec<Verdict> = crate::lessons::shipped()
+    let mut targets = vec![crate::plan::fit::cpu_from_bench(&bench_report)];
+    targets.extend(crate::plan::fit::local_gpus(&check.driver, &catalog));
+    targets.extend(crate::plan::fit::Target::cloud(&catalog));
+    let fit: Vec<Verdict> = crate::plan::lessons::shipped()
         .iter()
-        .map(|w| crate::verdict::judge(w, &targets))
+        .map(|w| crate::plan::fit::judge(w, &targets))
         .collect();
     let fields = fields(&check, &bench_report, &fit);
     EnvironmentReport {

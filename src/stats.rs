@@ -10,6 +10,8 @@
 //! - Quantiles use linear interpolation between order statistics (Hyndman & Fan type 7, numpy's
 //!   default), so our medians and quartiles match numpy's on the same samples.
 
+pub mod least_squares;
+
 use serde::{Deserialize, Serialize};
 
 /// |modified z-score| above which a sample is an outlier.

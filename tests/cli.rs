@@ -485,7 +485,7 @@ fn measure_cpu_writes_report_calibration_and_plot() {
     let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["schema"], "gpulab.measure");
     assert_eq!(report["fits"].as_array().unwrap().len(), 3);
-    let cal = gpulab::calibration::Calibration::load(&cal).unwrap();
+    let cal = gpulab::memory::calibration::Calibration::load(&cal).unwrap();
     assert_eq!(cal.entries.len(), 2);
     assert!(fs::read_to_string(&svg).unwrap().contains("batch"));
 }

@@ -122,7 +122,7 @@ fn every_lab_runs_on_the_cpu_in_fast_mode() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        let result = lab.result_path(&work.path().join("data/runs"));
+        let result = lab.result_path(&work.path().join(gpulab::labs::RUNS_DIR));
         assert!(result.exists(), "{} saved no result", lab.example());
     }
 }

@@ -3,12 +3,16 @@
 //! measurement lock, so the tests here never overlap each other).
 
 use candle_core::DType;
-use gpulab::calibration::{Calibration, Machine};
-use gpulab::device::DeviceSpec;
-use gpulab::measure::suite::{self, SuiteConfig};
-use gpulab::measure::{measure_step, MeasureConfig, Phase};
-use gpulab::models::{Family, ModelConfig};
-use gpulab::optim::OptimizerKind;
+use gpulab::memory::calibration::{Calibration, Machine};
+use gpulab::memory::measure::{measure_step, MeasureConfig, Phase};
+use gpulab::memory::models::{Family, ModelConfig};
+use gpulab::memory::optim::OptimizerKind;
+use gpulab::memory::suite::{self, SuiteConfig};
+use gpulab::probe::device::DeviceSpec;
+
+// This test binary measures CPU memory, so it counts its allocations (src/memory/alloc.rs).
+#[global_allocator]
+static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
 
 /// Every test here holds this for its whole run, so nothing it does outside a measurement
 /// (serialising, fitting) allocates while another test is measuring.
@@ -22,7 +26,7 @@ fn step(
     family: Family,
     dtype: DType,
     optimizer: OptimizerKind,
-) -> gpulab::measure::StepMeasurement {
+) -> gpulab::memory::measure::StepMeasurement {
     measure_step(&MeasureConfig {
         model: ModelConfig::default_for(family),
         dtype,
@@ -206,7 +210,7 @@ fn nonsense_and_too_big_are_refused_before_starting() {
 #[test]
 fn the_empirical_model_predicts_unseen_shapes_within_the_goal() {
     let _serial = serial();
-    use gpulab::measure::validate::{summary, validate};
+    use gpulab::memory::validate::{summary, validate};
     for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
         let (_, rows) = validate(family, DeviceSpec::Cpu, || {}).unwrap();
         let (median, worst) = summary(

@@ -1,5 +1,5 @@
 //! Lab 01: ask the driver and the framework, and see why you need both.
-use gpulab::{diagnose, framework, nvidia_smi};
+use gpulab::probe::{diagnose, framework, nvidia_smi};
 use std::{path::Path, time::Duration};
 
 fn main() -> anyhow::Result<()> {

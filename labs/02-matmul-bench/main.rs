@@ -13,7 +13,11 @@ fn time_once(dev: &Device, a: &Tensor, b: &Tensor) -> candle_core::Result<f64> {
 }
 
 fn main() -> anyhow::Result<()> {
-    let n = if gpulab::labs::fast_mode() { 256 } else { 1024 };
+    let n = if gpulab::labs::LabArgs::parse(std::env::args()).fast {
+        256
+    } else {
+        1024
+    };
     let mut devices = vec![Device::Cpu];
     match Device::new_cuda(0) {
         Ok(gpu) => devices.push(gpu),

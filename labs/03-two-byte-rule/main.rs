@@ -1,11 +1,11 @@
 //! Lab 03: the lesson's fp16 2-byte rule for your GPU (or the common ones), against training's needs.
-use gpulab::estimate::{estimate, max_params_textbook, EstimateInput};
-use gpulab::{gpus::Catalog, units::Bytes};
+use gpulab::plan::estimate::{estimate, max_params_textbook, EstimateInput};
+use gpulab::{plan::gpus::Catalog, units::Bytes};
 
 fn main() -> anyhow::Result<()> {
     let catalog = Catalog::shipped();
     // Your GPUs if nvidia-smi lists any, else the ones the course points to.
-    let driver = gpulab::nvidia_smi::query(
+    let driver = gpulab::probe::nvidia_smi::query(
         std::path::Path::new("nvidia-smi"),
         std::time::Duration::from_secs(10),
     );

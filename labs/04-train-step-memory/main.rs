@@ -1,13 +1,22 @@
 //! Lab 04: run one real training step and see where every byte goes.
 use candle_core::DType;
-use gpulab::device::DeviceSpec;
-use gpulab::measure::{export, measure_step, MeasureConfig};
-use gpulab::models::{Family, ModelConfig};
-use gpulab::optim::OptimizerKind;
+use gpulab::memory::export;
+use gpulab::memory::measure::{measure_step, MeasureConfig};
+use gpulab::memory::models::{Family, ModelConfig};
+use gpulab::memory::optim::OptimizerKind;
+use gpulab::probe::device::DeviceSpec;
+
+// gpulab counts every byte this program allocates: that is how it measures CPU memory.
+#[global_allocator]
+static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
 
 fn main() -> anyhow::Result<()> {
     let mut model = ModelConfig::default_for(Family::Gpt); // d 128, 2 blocks, 4 heads, seq 64
-    model.batch = if gpulab::labs::fast_mode() { 2 } else { 8 }; // try doubling it
+    model.batch = if gpulab::labs::LabArgs::parse(std::env::args()).fast {
+        2
+    } else {
+        8
+    }; // try doubling it
     let config = MeasureConfig {
         model,
         dtype: DType::F32,

@@ -1,12 +1,12 @@
 //! Lab 05: every course lesson against this CPU, Colab's free T4 and the cloud.
-use gpulab::verdict::{judge, table, this_cpu, Target};
+use gpulab::plan::fit::{judge, table, this_cpu, Target};
 
 fn main() -> anyhow::Result<()> {
-    let catalog = gpulab::gpus::Catalog::shipped();
+    let catalog = gpulab::plan::gpus::Catalog::shipped();
     let mut targets = vec![this_cpu()]; // measures this CPU's matmul speed (~0.3 s)
     targets.extend(Target::cloud(&catalog));
-    let mut lessons = gpulab::lessons::shipped();
-    if gpulab::labs::fast_mode() {
+    let mut lessons = gpulab::plan::lessons::shipped();
+    if gpulab::labs::LabArgs::parse(std::env::args()).fast {
         lessons.truncate(8);
     }
     let verdicts: Vec<_> = lessons.iter().map(|w| judge(w, &targets)).collect();

@@ -1,11 +1,15 @@
 //! Lab 06: write the lesson's environment report, then compare it with another one.
 use gpulab::report::{compare, gather, to_markdown, Lang};
 
+// gpulab counts every byte this program allocates: that is how it measures CPU memory.
+#[global_allocator]
+static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
+
 fn main() -> anyhow::Result<()> {
     let report = gather(std::time::Duration::from_secs(10), |stage| {
         eprintln!("… {stage}")
     });
-    let lang = if std::env::args().any(|a| a == "--ko") {
+    let lang = if gpulab::labs::LabArgs::parse(std::env::args()).korean {
         Lang::Ko
     } else {
         Lang::En

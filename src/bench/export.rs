@@ -1,7 +1,7 @@
 //! Bench outputs: the terminal and Markdown tables (one row builder for both), a raw CSV with
 //! every number, and JSON (serde on [`BenchReport`]).
 
-use crate::sgemm::CpuKernel;
+use crate::bench::sgemm::CpuKernel;
 use std::fmt::Write as _;
 
 use super::{BenchReport, PointResult, PointStatus};
@@ -302,8 +302,8 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::peak::Peak;
     use crate::bench::{Correctness, MatmulShape, PointResult, PointStatus, Speedup};
-    use crate::peak::Peak;
     use crate::stats::{Ratio, Summary};
     use crate::units::Bytes;
 

@@ -1,4 +1,4 @@
-//! Times gpulab's f32 matmul (`gpulab::sgemm::matmul`) against OpenBLAS's `sgemm` from the
+//! Times gpulab's f32 matmul (`gpulab::bench::sgemm::matmul`) against OpenBLAS's `sgemm` from the
 //! library numpy ships, alternating call by call in one process, so both see the same machine
 //! state (a shared VM drifts by 10-30 % within seconds; separate processes compare different
 //! moments). Usage: sgemm-vs-openblas LIBOPENBLAS THREADS PAIRS N [N ...]
@@ -96,9 +96,9 @@ fn main() -> Result<(), String> {
         let b: Vec<f32> = (0..n * n)
             .map(|i| ((i * 104_729) % 997) as f32 / 997.0 - 0.5)
             .collect();
-        let view = |data| gpulab::sgemm::MatRef { data, rs: n, cs: 1 };
+        let view = |data| gpulab::bench::sgemm::MatRef { data, rs: n, cs: 1 };
         let ours = || {
-            gpulab::sgemm::matmul(n, n, n, view(&a), view(&b), threads).map_err(|e| e.to_string())
+            gpulab::bench::sgemm::matmul(n, n, n, view(&a), view(&b), threads).map_err(|e| e.to_string())
         };
         let theirs = || {
             // Uninitialised like gpulab's output and numpy's (beta = 0: OpenBLAS writes all of C).

@@ -9,6 +9,7 @@
 use candle_core::{DType, Device, Tensor};
 use serde::{Deserialize, Serialize};
 
+use crate::probe::cuda;
 use crate::units::Bytes;
 
 /// A CUDA-side failure, classified from Candle/cudarc's error text.
@@ -205,7 +206,7 @@ pub struct CudaDeviceProbe {
     /// PCI bus id in nvidia-smi's spelling.
     pub pci_bus_id: Option<String>,
     /// Compute capability.
-    pub compute_cap: Option<crate::nvidia_smi::ComputeCap>,
+    pub compute_cap: Option<crate::probe::nvidia_smi::ComputeCap>,
     /// Total memory CUDA can see (less than nvidia-smi's total by the driver's reserve).
     pub memory_total: Option<Bytes>,
     /// Free memory now.
@@ -242,7 +243,7 @@ pub struct FrameworkView {
 /// Asks Candle. On a CPU build this still calls `Device::new_cuda(0)` and records its refusal.
 pub fn probe() -> FrameworkView {
     let mut view = FrameworkView {
-        compiled_with_cuda: cfg!(feature = "cuda"),
+        compiled_with_cuda: cuda::COMPILED,
         candle_version: candle_version().to_string(),
         build_cuda_toolkit: option_env!("GPULAB_BUILD_CUDA_TOOLKIT")
             .filter(|s| !s.is_empty())
@@ -256,13 +257,13 @@ pub fn probe() -> FrameworkView {
         init_error: None,
         devices: Vec::new(),
     };
-    #[cfg(feature = "cuda")]
-    cuda::probe_devices(&mut view);
-    #[cfg(not(feature = "cuda"))]
-    {
-        // The honest probe: ask Candle, which refuses because the feature is off.
-        if let Err(err) = Device::new_cuda(0) {
-            view.init_error = Some(CudaProblem::from_error(&err));
+    match cuda::device_count() {
+        // On a CPU build this is Candle's own refusal to open cuda:0 (cuda_stub.rs).
+        Err(problem) => view.init_error = Some(problem),
+        Ok(count) => {
+            view.device_count = Some(count);
+            view.driver_cuda_version = cuda::driver_version().map(format_cuda_version);
+            view.devices = (0..count).map(probe_device).collect();
         }
     }
     view
@@ -291,89 +292,38 @@ pub fn format_cuda_version(version: i32) -> String {
     format!("{}.{}", version / 1000, (version % 1000) / 10)
 }
 
-#[cfg(feature = "cuda")]
-mod cuda {
-    //! The cuda-only half: device count, driver version, per-device facts through cudarc.
-    use super::*;
-    use candle_core::cuda_backend::cudarc::driver::{sys, CudaContext};
-
-    pub(super) fn probe_devices(view: &mut FrameworkView) {
-        let count = match CudaContext::device_count() {
-            Ok(n) => n.max(0) as usize,
-            Err(err) => {
-                view.init_error = Some(CudaProblem::from_error(&err));
-                return;
-            }
-        };
-        view.device_count = Some(count);
-        view.driver_cuda_version = driver_version().map(format_cuda_version);
-        for ordinal in 0..count {
-            view.devices.push(probe_device(ordinal));
+/// One device: opened through Candle, its facts read, and a real matmul checked in f32 and bf16.
+fn probe_device(ordinal: usize) -> CudaDeviceProbe {
+    let mut probe = CudaDeviceProbe {
+        ordinal,
+        open_error: None,
+        name: None,
+        uuid: None,
+        pci_bus_id: None,
+        compute_cap: None,
+        memory_total: None,
+        memory_free: None,
+        kernel_f32: None,
+        kernel_bf16: None,
+    };
+    let device = match Device::new_cuda(ordinal) {
+        Ok(d) => d,
+        Err(err) => {
+            probe.open_error = Some(CudaProblem::from_error(&err));
+            return probe;
         }
+    };
+    probe.name = cuda::device_name(&device);
+    probe.uuid = cuda::uuid(&device);
+    probe.compute_cap = cuda::compute_cap(&device);
+    probe.pci_bus_id = cuda::pci_bus_id(&device);
+    if let Some((free, total)) = cuda::memory_info(&device) {
+        probe.memory_free = Some(free);
+        probe.memory_total = Some(total);
     }
-
-    #[allow(unsafe_code)]
-    fn driver_version() -> Option<i32> {
-        let mut version: std::ffi::c_int = 0;
-        // SAFETY: cuDriverGetVersion writes one int through a valid pointer and needs no
-        // initialised context; device_count() has already called cuInit.
-        let result = unsafe { sys::cuDriverGetVersion(&mut version) };
-        (result == sys::CUresult::CUDA_SUCCESS).then_some(version)
-    }
-
-    fn probe_device(ordinal: usize) -> CudaDeviceProbe {
-        let mut probe = CudaDeviceProbe {
-            ordinal,
-            open_error: None,
-            name: None,
-            uuid: None,
-            pci_bus_id: None,
-            compute_cap: None,
-            memory_total: None,
-            memory_free: None,
-            kernel_f32: None,
-            kernel_bf16: None,
-        };
-        let device = match Device::new_cuda(ordinal) {
-            Ok(d) => d,
-            Err(err) => {
-                probe.open_error = Some(CudaProblem::from_error(&err));
-                return probe;
-            }
-        };
-        if let Ok(cuda) = device.as_cuda_device() {
-            let stream = cuda.cuda_stream();
-            let ctx = stream.context();
-            probe.name = ctx.name().ok();
-            probe.uuid = ctx.uuid().ok().map(|u| {
-                let bytes: [u8; 16] = u.bytes.map(|b| b as u8);
-                format_uuid(&bytes)
-            });
-            probe.compute_cap =
-                ctx.compute_capability()
-                    .ok()
-                    .map(|(major, minor)| crate::nvidia_smi::ComputeCap {
-                        major: major as u32,
-                        minor: minor as u32,
-                    });
-            use sys::CUdevice_attribute as A;
-            let attr = |a| ctx.attribute(a).ok();
-            if let (Some(domain), Some(bus), Some(dev)) = (
-                attr(A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
-                attr(A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
-                attr(A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID),
-            ) {
-                probe.pci_bus_id = Some(format!("{domain:08X}:{bus:02X}:{dev:02X}.0"));
-            }
-            if let Ok((free, total)) = ctx.mem_get_info() {
-                probe.memory_free = Some(Bytes(free as u64));
-                probe.memory_total = Some(Bytes(total as u64));
-            }
-        }
-        probe.kernel_f32 = Some(kernel_check(&device, DType::F32));
-        probe.kernel_bf16 = Some(kernel_check(&device, DType::BF16));
-        probe
-    }
+    probe.kernel_f32 = Some(kernel_check(&device, DType::F32));
+    probe.kernel_bf16 = Some(kernel_check(&device, DType::BF16));
+    probe
 }
 
 #[cfg(test)]
@@ -390,9 +340,11 @@ mod tests {
         }
     }
 
-    #[cfg(not(feature = "cuda"))]
     #[test]
     fn cpu_build_reports_not_compiled_from_a_real_probe() {
+        if cuda::COMPILED {
+            return; // a cuda build probes real devices; the GPU run covers it
+        }
         let view = probe();
         assert!(!view.compiled_with_cuda);
         let problem = view

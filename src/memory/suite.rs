@@ -5,11 +5,11 @@
 use candle_core::DType;
 use serde::{Deserialize, Serialize};
 
-use super::{measure_step, MeasureConfig, StepMeasurement};
-use crate::device::DeviceSpec;
-use crate::fit::{poly_fit, PolyFit};
-use crate::models::{Family, ModelConfig};
-use crate::optim::OptimizerKind;
+use super::measure::{measure_step, MeasureConfig, StepMeasurement};
+use crate::memory::models::{Family, ModelConfig};
+use crate::memory::optim::OptimizerKind;
+use crate::probe::device::DeviceSpec;
+use crate::stats::least_squares::{poly_fit, PolyFit};
 use crate::units::Bytes;
 
 /// What to measure.
@@ -94,7 +94,7 @@ pub struct SweepFit {
     /// Family.
     pub family: Family,
     /// dtype.
-    #[serde(with = "super::dtype_serde")]
+    #[serde(with = "super::measure::dtype_serde")]
     pub dtype: DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,

@@ -7,11 +7,11 @@ use std::fmt::Write as _;
 use candle_core::DType;
 use serde::{Deserialize, Serialize};
 
+use super::measure::StepMeasurement;
 use super::suite::{fits, grid_step, Purpose, StepResult, SweepFit};
-use super::StepMeasurement;
 use crate::bench::dtype_name;
-use crate::models::Family;
-use crate::optim::OptimizerKind;
+use crate::memory::models::Family;
+use crate::memory::optim::OptimizerKind;
 use crate::table::{Align, Table};
 
 /// Version of the measure JSON layout.
@@ -48,7 +48,7 @@ impl MeasureReport {
             schema: "gpulab.measure".into(),
             schema_version: MEASURE_REPORT_VERSION,
             gpulab_version: env!("CARGO_PKG_VERSION").into(),
-            candle_version: crate::framework::candle_version().into(),
+            candle_version: crate::probe::framework::candle_version().into(),
             created_unix_s: crate::units::now_unix_s(),
             device,
             device_name,

@@ -17,12 +17,12 @@
 use candle_core::DType;
 use serde::{Deserialize, Serialize};
 
-use super::{measure_step, MeasureConfig, Phase, StepMeasurement};
-use crate::device::DeviceSpec;
+use super::measure::{measure_step, MeasureConfig, Phase, StepMeasurement};
 use crate::error::{Error, Result};
-use crate::fit::least_squares;
-use crate::models::{Family, ModelConfig};
-use crate::optim::OptimizerKind;
+use crate::memory::models::{Family, ModelConfig};
+use crate::memory::optim::OptimizerKind;
+use crate::probe::device::DeviceSpec;
+use crate::stats::least_squares::least_squares;
 use crate::units::Bytes;
 
 /// Shape features of a configuration (see the module docs).
@@ -276,7 +276,7 @@ fn textbook(m: &ModelConfig) -> Bytes {
     let states = 16 * m.param_count();
     let activations = match m.family {
         Family::Gpt => {
-            let shape = crate::estimate::TransformerShape {
+            let shape = crate::plan::estimate::TransformerShape {
                 layers: m.layers as u64,
                 hidden: m.d_model as u64,
                 heads: m.heads as u64,
@@ -284,7 +284,8 @@ fn textbook(m: &ModelConfig) -> Bytes {
                 seq_len: m.seq_len as u64,
                 vocab: m.vocab as u64,
             };
-            crate::estimate::transformer_activations(&shape, m.batch as u64, 4.0, false) as u64
+            crate::plan::estimate::transformer_activations(&shape, m.batch as u64, 4.0, false)
+                as u64
         }
         // Every layer's output kept once, in f32.
         Family::Mlp => {

@@ -8,8 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::framework::{CudaDeviceProbe, CudaErrorKind, CudaProblem, FrameworkView};
-use crate::nvidia_smi::{ComputeCap, DriverView, SmiFailure, SmiGpu};
+use crate::probe::framework::{CudaDeviceProbe, CudaErrorKind, CudaProblem, FrameworkView};
+use crate::probe::nvidia_smi::{ComputeCap, DriverView, SmiFailure, SmiGpu};
 use crate::units::Bytes;
 
 /// How usable a GPU (or the machine) is for training with this binary.
@@ -640,8 +640,10 @@ pub fn version_lt(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::framework::KernelCheck;
-    use crate::nvidia_smi::{attach_mig, parse_list, parse_query_csv, parse_versions, Versions};
+    use crate::probe::framework::KernelCheck;
+    use crate::probe::nvidia_smi::{
+        attach_mig, parse_list, parse_query_csv, parse_versions, Versions,
+    };
 
     fn fixture(name: &str) -> String {
         std::fs::read_to_string(format!(

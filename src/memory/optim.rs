@@ -150,7 +150,7 @@ pub fn train_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::{random_batch, Family, Model, ModelConfig};
+    use crate::memory::models::{random_batch, Family, Model, ModelConfig};
     use candle_core::Device;
     use candle_nn::{VarBuilder, VarMap};
 

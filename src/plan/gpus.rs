@@ -6,11 +6,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::nvidia_smi::ComputeCap;
+use crate::probe::nvidia_smi::ComputeCap;
 use crate::units::Bytes;
 
 /// The catalog as shipped.
-pub const GPUS_TOML: &str = include_str!("../data/gpus.toml");
+pub const GPUS_TOML: &str = include_str!("../../data/gpus.toml");
 
 /// One GPU model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

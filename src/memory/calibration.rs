@@ -20,14 +20,14 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::measure::suite::{Purpose, StepResult, SweepFit};
-use crate::measure::{dtype_serde, Phase};
-use crate::models::{Family, ModelConfig};
-use crate::optim::OptimizerKind;
+use crate::memory::measure::{dtype_serde, Phase};
+use crate::memory::models::{Family, ModelConfig};
+use crate::memory::optim::OptimizerKind;
+use crate::memory::suite::{Purpose, StepResult, SweepFit};
 
 /// The calibration shipped with the kit: `gpulab measure --save data/calibration-cpu.json`, run
 /// on the project's CPU machine. Used until the learner saves one of their own.
-pub const SHIPPED_CPU: &str = include_str!("../data/calibration-cpu.json");
+pub const SHIPPED_CPU: &str = include_str!("../../data/calibration-cpu.json");
 
 /// Version of the file layout.
 pub const CALIBRATION_SCHEMA_VERSION: u32 = 1;
@@ -142,7 +142,7 @@ impl Calibration {
             schema: "gpulab.calibration".into(),
             schema_version: CALIBRATION_SCHEMA_VERSION,
             gpulab_version: env!("CARGO_PKG_VERSION").into(),
-            candle_version: crate::framework::candle_version().into(),
+            candle_version: crate::probe::framework::candle_version().into(),
             created_unix_s: crate::units::now_unix_s(),
             machine,
             entries,

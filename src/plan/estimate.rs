@@ -485,7 +485,7 @@ pub fn max_params_textbook(input: &EstimateInput, budget: Bytes) -> u64 {
 /// Reads the measured per-parameter bytes for a precision and optimizer from a calibration
 /// (GPT entries first, then any family).
 pub fn measured_from(
-    cal: &crate::calibration::Calibration,
+    cal: &crate::memory::calibration::Calibration,
     precision: Precision,
     states: u64,
 ) -> Option<MeasuredPerParam> {
@@ -495,12 +495,12 @@ pub fn measured_from(
         Precision::Half => DType::BF16,
         Precision::Nf4 => return None,
     };
-    let mut entries: Vec<&crate::calibration::Entry> = cal
+    let mut entries: Vec<&crate::memory::calibration::Entry> = cal
         .entries
         .iter()
         .filter(|e| e.dtype == dtype && e.optimizer.states_per_param() == states)
         .collect();
-    entries.sort_by_key(|e| e.family != crate::models::Family::Gpt);
+    entries.sort_by_key(|e| e.family != crate::memory::models::Family::Gpt);
     entries.first().map(|e| MeasuredPerParam {
         weights: e.weights_per_param,
         gradients: e.gradients_per_param,

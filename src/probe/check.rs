@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnose::{diagnose, Diagnosis, Readiness};
-use crate::framework::{probe, FrameworkView};
-use crate::host::{detect, HostInfo};
-use crate::nvidia_smi::{query, DriverView};
+use crate::probe::diagnose::{diagnose, Diagnosis, Readiness};
+use crate::probe::framework::{probe, FrameworkView};
+use crate::probe::host::{detect, HostInfo};
+use crate::probe::nvidia_smi::{query, DriverView};
 
 /// Version of the JSON layout. Bump when a field changes meaning or disappears.
 pub const CHECK_SCHEMA_VERSION: u32 = 1;

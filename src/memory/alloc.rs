@@ -3,27 +3,39 @@
 //! mark. This is how `measure` sees memory on the CPU; it costs two relaxed atomic operations per
 //! allocation.
 //!
+//! The library defines the type; each program that measures installs it (`src/main.rs`, the
+//! labs that measure, the test binaries), as ripgrep's `main.rs` installs its allocator: a
+//! library must not choose the allocator of every program that links it. [`installed`] tells
+//! `measure` whether it can trust the counts.
+//!
 //! The counts are process-wide: a measurement is only clean while nothing else allocates, which
 //! is why measurements take [`MEASURE_LOCK`] and the tests that measure live in their own test
 //! binary.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// The allocator type; installed as the global allocator of every program linking gpulab.
+/// The allocator type. Install it in a program's `main.rs`:
+/// `#[global_allocator] static ALLOC: CountingAllocator = CountingAllocator;`
 pub struct CountingAllocator;
 
 static CURRENT: AtomicU64 = AtomicU64::new(0);
+static SEEN: AtomicBool = AtomicBool::new(false);
 static PEAK: AtomicU64 = AtomicU64::new(0);
 
 /// Held while measuring, so two measurements in one process never overlap.
 pub static MEASURE_LOCK: Mutex<()> = Mutex::new(());
 
+// The library's own unit tests measure too, so their test binary installs it.
+#[cfg(test)]
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn grow(bytes: u64) {
+    if !SEEN.load(Ordering::Relaxed) {
+        SEEN.store(true, Ordering::Relaxed);
+    }
     let now = CURRENT.fetch_add(bytes, Ordering::Relaxed) + bytes;
     PEAK.fetch_max(now, Ordering::Relaxed);
 }
@@ -76,6 +88,12 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 }
 
+/// Is [`CountingAllocator`] this program's global allocator? (Allocates once to find out.)
+pub fn installed() -> bool {
+    drop(std::hint::black_box(Box::new([0u8; 64])));
+    SEEN.load(Ordering::Relaxed)
+}
+
 /// Bytes allocated and not yet freed, process-wide.
 pub fn current() -> u64 {
     CURRENT.load(Ordering::Relaxed)
@@ -94,6 +112,11 @@ pub fn reset_peak() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_test_binary_installs_it() {
+        assert!(installed());
+    }
 
     #[test]
     fn counts_a_big_allocation() {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// The file as shipped.
-pub const LESSONS_TOML: &str = include_str!("../data/lessons.toml");
+pub const LESSONS_TOML: &str = include_str!("../../data/lessons.toml");
 
 /// What the run does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

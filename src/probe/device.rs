@@ -1,10 +1,11 @@
 //! Devices by name ("cpu", "cuda:0"): opening them, their display names, and their free memory.
-//! The cuda-only half sits behind the `cuda` feature; a CPU build answers "not compiled".
+//! CUDA facts come from [`crate::probe::cuda`]; a CPU build answers "not compiled".
 
 use candle_core::Device;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::probe::cuda;
 use crate::units::Bytes;
 
 /// Where to run.
@@ -65,61 +66,25 @@ pub fn available() -> Vec<DeviceSpec> {
 
 /// How many CUDA devices the driver counts (0 on a CPU build or without a driver).
 pub fn cuda_device_count() -> usize {
-    #[cfg(feature = "cuda")]
-    {
-        candle_core::cuda_backend::cudarc::driver::CudaContext::device_count()
-            .map(|n| n.max(0) as usize)
-            .unwrap_or(0)
-    }
-    #[cfg(not(feature = "cuda"))]
-    {
-        0
-    }
+    cuda::device_count().unwrap_or(0)
 }
 
 /// Display name: the GPU's product name, or the CPU model.
 pub fn name(device: &Device) -> String {
-    #[cfg(feature = "cuda")]
-    if let Ok(cuda) = device.as_cuda_device() {
-        if let Ok(name) = cuda.cuda_stream().context().name() {
-            return name;
-        }
-    }
-    let _ = device;
-    crate::host::detect().cpu_model
+    cuda::device_name(device).unwrap_or_else(|| crate::probe::host::detect().cpu_model)
 }
 
 /// Compute capability of a CUDA device (None for the CPU).
-pub fn compute_cap(device: &Device) -> Option<crate::nvidia_smi::ComputeCap> {
-    #[cfg(feature = "cuda")]
-    if let Ok(cuda) = device.as_cuda_device() {
-        return cuda
-            .cuda_stream()
-            .context()
-            .compute_capability()
-            .ok()
-            .map(|(major, minor)| crate::nvidia_smi::ComputeCap {
-                major: major as u32,
-                minor: minor as u32,
-            });
-    }
-    let _ = device;
-    None
+pub fn compute_cap(device: &Device) -> Option<crate::probe::nvidia_smi::ComputeCap> {
+    cuda::compute_cap(device)
 }
 
 /// Memory free for new tensors: the GPU's free memory, or the host's available RAM.
 pub fn free_memory(device: &Device) -> Option<Bytes> {
-    #[cfg(feature = "cuda")]
-    if let Ok(cuda) = device.as_cuda_device() {
-        return cuda
-            .cuda_stream()
-            .context()
-            .mem_get_info()
-            .ok()
-            .map(|(free, _)| Bytes(free as u64));
+    if device.is_cuda() {
+        return cuda::memory_info(device).map(|(free, _)| free);
     }
-    let _ = device;
-    Some(crate::host::available_ram())
+    Some(crate::probe::host::available_ram())
 }
 
 #[cfg(test)]

@@ -7,15 +7,15 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::cli::{
+use super::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, EstimateArgs, FitArgs, LabArgs, MeasureArgs,
     ReportArgs,
 };
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
-use gpulab::check::{render_text, run_check, CheckOptions};
-use gpulab::device::{self, DeviceSpec};
-use gpulab::diagnose::Readiness;
 use gpulab::output::{progress, write_atomic};
+use gpulab::probe::check::{render_text, run_check, CheckOptions};
+use gpulab::probe::device::{self, DeviceSpec};
+use gpulab::probe::diagnose::Readiness;
 
 /// Runs one command. `Ok(code)` for outcomes, `Err` for failures the user must fix.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -30,7 +30,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Labs => {
             print!(
                 "{}",
-                gpulab::labs::Manifest::shipped().progress(Path::new("data/runs"))
+                gpulab::labs::Manifest::shipped().progress(Path::new(gpulab::labs::RUNS_DIR))
             );
             println!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
             Ok(ExitCode::SUCCESS)
@@ -38,7 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Lab(args) => lab(&args),
         Command::Hint(args) => {
             let manifest = gpulab::labs::Manifest::shipped();
-            let lab = manifest.find(&args.which, Path::new("data/runs"))?;
+            let lab = manifest.find(&args.which, Path::new(gpulab::labs::RUNS_DIR))?;
             println!(
                 "{} {} / {}\n{}",
                 lab.dir_name(),
@@ -53,8 +53,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// `--cpu-kernel`: auto picks by CPU; asking for gpulab's kernel on a CPU without AVX2/FMA is
 /// refused here rather than failing every point.
-fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::sgemm::CpuKernel> {
-    use gpulab::sgemm::{available, cpu_kernel_default, CpuKernel};
+fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::bench::sgemm::CpuKernel> {
+    use gpulab::bench::sgemm::{available, cpu_kernel_default, CpuKernel};
     match text.trim().to_ascii_lowercase().as_str() {
         "auto" => Ok(cpu_kernel_default()),
         "candle" => Ok(CpuKernel::Candle),
@@ -228,11 +228,11 @@ fn write_bench_files(
 }
 
 fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
-    use gpulab::calibration::{Calibration, Machine};
-    use gpulab::measure::export::{self, MeasureReport};
-    use gpulab::measure::suite::{self, SuiteConfig};
-    use gpulab::models::{Family, ModelConfig};
-    use gpulab::optim::OptimizerKind;
+    use gpulab::memory::calibration::{Calibration, Machine};
+    use gpulab::memory::export::{self, MeasureReport};
+    use gpulab::memory::models::{Family, ModelConfig};
+    use gpulab::memory::optim::OptimizerKind;
+    use gpulab::memory::suite::{self, SuiteConfig};
 
     let spec = DeviceSpec::parse(&args.device)?;
     if args.validate {
@@ -303,7 +303,7 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let report = MeasureReport::new(spec.to_string(), device_name.clone(), results);
     if let Some(path) = &args.save {
-        let host = gpulab::host::detect();
+        let host = gpulab::probe::host::detect();
         Calibration::from_results(
             &report.results,
             &report.fits,
@@ -342,8 +342,8 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
 /// The calibration the user named, or the one shipped with the kit.
 fn load_calibration(
     path: &Option<PathBuf>,
-) -> anyhow::Result<(gpulab::calibration::Calibration, String)> {
-    use gpulab::calibration::Calibration;
+) -> anyhow::Result<(gpulab::memory::calibration::Calibration, String)> {
+    use gpulab::memory::calibration::Calibration;
     Ok(match path {
         Some(p) => {
             let c = Calibration::load(p)?;
@@ -357,7 +357,7 @@ fn load_calibration(
         }
         None => {
             let c = Calibration::parse(
-                gpulab::calibration::SHIPPED_CPU,
+                gpulab::memory::calibration::SHIPPED_CPU,
                 "data/calibration-cpu.json",
             )?;
             let note = format!(
@@ -370,14 +370,14 @@ fn load_calibration(
 }
 
 fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
-    use gpulab::estimate::{self as est, EstimateInput, Mode, Precision, TransformerShape};
+    use gpulab::plan::estimate::{self as est, EstimateInput, Mode, Precision, TransformerShape};
     let mode = match args.mode.to_ascii_lowercase().as_str() {
         "train" | "training" => Mode::Train,
         "inference" | "infer" => Mode::Inference,
         other => bail!("--mode must be train or inference, got {other:?}"),
     };
     let precision = Precision::parse(&args.dtype)?;
-    let states = gpulab::optim::OptimizerKind::parse(&args.optimizer)?.states_per_param();
+    let states = gpulab::memory::optim::OptimizerKind::parse(&args.optimizer)?.states_per_param();
     if args.zero > 3 {
         bail!("--zero must be 0, 1, 2 or 3 (3 = FSDP full sharding)");
     }
@@ -411,7 +411,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let budget = match (&args.gpu, &args.memory) {
         (Some(_), Some(_)) => bail!("give --gpu or --memory, not both"),
         (Some(g), None) => {
-            let spec = gpulab::gpus::Catalog::shipped().get(g)?.clone();
+            let spec = gpulab::plan::gpus::Catalog::shipped().get(g)?.clone();
             Some((spec.memory(), format!("{} ({})", spec.id, spec.memory())))
         }
         (None, Some(m)) => {
@@ -489,24 +489,21 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
-    use gpulab::verdict;
-    let catalog = gpulab::gpus::Catalog::shipped();
-    let mut workloads = gpulab::lessons::shipped();
+    use gpulab::plan::fit;
+    let catalog = gpulab::plan::gpus::Catalog::shipped();
+    let mut workloads = gpulab::plan::lessons::shipped();
     if args.no_recipes {
         workloads.retain(|w| !w.id.starts_with("recipe/"));
     }
-    let selected: Vec<&gpulab::lessons::Workload> = match &args.lesson {
-        Some(q) => vec![gpulab::lessons::find(&workloads, q)?],
+    let selected: Vec<&gpulab::plan::lessons::Workload> = match &args.lesson {
+        Some(q) => vec![gpulab::plan::lessons::find(&workloads, q)?],
         None => workloads.iter().collect(),
     };
-    let driver = gpulab::nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
-    let mut targets = vec![verdict::this_cpu()];
-    targets.extend(verdict::local_gpus(&driver, &catalog));
-    targets.extend(verdict::Target::cloud(&catalog));
-    let verdicts: Vec<verdict::Verdict> = selected
-        .iter()
-        .map(|w| verdict::judge(w, &targets))
-        .collect();
+    let driver = gpulab::probe::nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
+    let mut targets = vec![fit::this_cpu()];
+    targets.extend(fit::local_gpus(&driver, &catalog));
+    targets.extend(fit::Target::cloud(&catalog));
+    let verdicts: Vec<fit::Verdict> = selected.iter().map(|w| fit::judge(w, &targets)).collect();
     if args.json {
         println!(
             "{}",
@@ -521,20 +518,20 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     }
     if let (Some(w), Some(v)) = (selected.first(), verdicts.first()) {
         if args.lesson.is_some() {
-            print!("{}", verdict::detail(w, v, &targets));
+            print!("{}", fit::detail(w, v, &targets));
             return Ok(ExitCode::SUCCESS);
         }
     }
     println!(
         "Will each lesson fit? Memory by textbook formula; time = FLOPs / (throughput × efficiency: {:.0}% on the CPU, {:.0}% of a GPU's datasheet peak).",
-        verdict::CPU_EFFICIENCY * 100.0,
-        verdict::GPU_EFFICIENCY * 100.0
+        fit::CPU_EFFICIENCY * 100.0,
+        fit::GPU_EFFICIENCY * 100.0
     );
     for t in &targets {
         println!("  {}: {} memory, {}", t.name, t.memory, t.throughput_source);
     }
     println!();
-    print!("{}", verdict::table(&verdicts).to_text());
+    print!("{}", fit::table(&verdicts).to_text());
     for v in verdicts.iter().filter(|v| v.multi_gpu.is_some()) {
         println!("{}: {}", v.id, v.multi_gpu.as_deref().unwrap_or(""));
     }
@@ -607,13 +604,13 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
                     .iter()
                     .filter(|x| {
                         bench::dtype_name(x.config.dtype) == *dt
-                            && x.config.model.family == gpulab::models::Family::Gpt
+                            && x.config.model.family == gpulab::memory::models::Family::Gpt
                     })
                     .filter_map(|x| {
                         x.measurement.as_ref().map(|m| {
                             (
                                 x.config.optimizer.states_per_param() as f64,
-                                gpulab::measure::export::model_states_per_param(m),
+                                gpulab::memory::export::model_states_per_param(m),
                             )
                         })
                     })
@@ -644,7 +641,7 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 /// Runs a lab's own program through cargo, so the learner's edits to labs/NN-slug/main.rs count.
 fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     let manifest = gpulab::labs::Manifest::shipped();
-    let lab = manifest.find(&args.which, Path::new("data/runs"))?;
+    let lab = manifest.find(&args.which, Path::new(gpulab::labs::RUNS_DIR))?;
     eprintln!(
         "== Lab {}: {}\n   {}\n   source: labs/{}/main.rs\n",
         lab.id,
@@ -652,12 +649,12 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
         lab.title_ko,
         lab.dir_name()
     );
-    if lab.needs_gpu && gpulab::device::cuda_device_count() == 0 {
+    if lab.needs_gpu && gpulab::probe::device::cuda_device_count() == 0 {
         eprintln!("This lab's main part needs a GPU and this build sees none: the CPU half runs now; for the GPU half use Colab or a cloud GPU with `--features cuda`.\n");
     }
     let mut cmd = std::process::Command::new("cargo");
     cmd.args(["run", "--quiet", "--release", "--example", &lab.example()]);
-    if cfg!(feature = "cuda") {
+    if gpulab::probe::cuda::COMPILED {
         cmd.args(["--features", "cuda"]);
     }
     if args.fast {
@@ -674,8 +671,8 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result<ExitCode> {
-    use gpulab::measure::validate::{self, summary};
-    use gpulab::models::Family;
+    use gpulab::memory::models::Family;
+    use gpulab::memory::validate::{self, summary};
     let families = args
         .model
         .iter()

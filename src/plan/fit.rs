@@ -3,7 +3,7 @@
 //! which target should a learner pick.
 //!
 //! Memory (per workload, labelled *formula* — the lessons run PyTorch, so the textbook terms of
-//! [`crate::estimate`] apply): weights (+ other models alive), gradients and optimizer state of
+//! [`crate::plan::estimate`] apply): weights (+ other models alive), gradients and optimizer state of
 //! the trainable parameters, activations (Korthikanti for transformers with a known shape, the
 //! lesson file's per-sample figure elsewhere, else a rough `batch · 16·√P` values), and on a GPU
 //! the CUDA context.
@@ -17,9 +17,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::estimate::CUDA_CONTEXT_TYPICAL;
-use crate::gpus::{Catalog, GpuSpec};
-use crate::lessons::{RunMode, Workload};
+use crate::plan::estimate::CUDA_CONTEXT_TYPICAL;
+use crate::plan::gpus::{Catalog, GpuSpec};
+use crate::plan::lessons::{RunMode, Workload};
 use crate::units::Bytes;
 
 /// Share of the CPU's measured matmul throughput a training loop reaches (framework overhead,
@@ -108,7 +108,7 @@ pub fn cpu_from_bench(report: &crate::bench::BenchReport) -> Target {
         .and_then(|r| r.gflops)
         .or_else(|| cpu_f32().filter_map(|r| r.gflops).reduce(f64::max))
         .unwrap_or(10.0);
-    let host = crate::host::detect();
+    let host = crate::probe::host::detect();
     Target {
         name: "this CPU".into(),
         memory: host.ram_available,
@@ -124,7 +124,7 @@ pub fn cpu_from_bench(report: &crate::bench::BenchReport) -> Target {
 }
 
 /// Local GPUs as nvidia-smi lists them (throughput from the catalog when recognised).
-pub fn local_gpus(driver: &crate::nvidia_smi::DriverView, catalog: &Catalog) -> Vec<Target> {
+pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catalog) -> Vec<Target> {
     driver
         .gpus
         .iter()
@@ -288,7 +288,7 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
     );
     let (activations, source) = match (w.layers, w.d_model, w.heads, w.seq_len) {
         (Some(l), Some(d), Some(h), Some(s)) => {
-            let shape = crate::estimate::TransformerShape {
+            let shape = crate::plan::estimate::TransformerShape {
                 layers: l,
                 hidden: d,
                 heads: h,
@@ -296,7 +296,7 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
                 seq_len: s,
                 vocab: w.vocab.unwrap_or(0),
             };
-            let full = crate::estimate::transformer_activations(
+            let full = crate::plan::estimate::transformer_activations(
                 &shape,
                 w.batch,
                 act_bytes,
@@ -550,7 +550,7 @@ pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::{find, shipped};
+    use crate::plan::lessons::{find, shipped};
 
     fn fixed_targets() -> Vec<Target> {
         let catalog = Catalog::shipped();

@@ -3,7 +3,7 @@
 //!
 //! Two independent views are kept and compared:
 //! - **measured**: live bytes and high-water marks from the memory itself — the counting global
-//!   allocator on the CPU ([`crate::alloc`]), the CUDA stream-ordered pool's used-memory counters
+//!   allocator on the CPU ([`crate::memory::alloc`]), the CUDA stream-ordered pool's used-memory counters
 //!   on a GPU;
 //! - **accounted**: bytes of the tensors we can name — parameters (the VarMap), optimizer state,
 //!   the batch, the activations the autograd graph keeps alive (every non-parameter node
@@ -24,10 +24,11 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 
-use crate::device::{self, DeviceSpec};
 use crate::error::{Error, Result};
-use crate::models::{random_batch, Model, ModelConfig};
-use crate::optim::{Opt, OptimizerKind};
+use crate::memory::models::{random_batch, Model, ModelConfig};
+use crate::memory::optim::{Opt, OptimizerKind};
+use crate::probe::cuda;
+use crate::probe::device::{self, DeviceSpec};
 use crate::units::Bytes;
 
 /// Version of the measure JSON layout.
@@ -218,48 +219,46 @@ pub struct StepMeasurement {
 /// Reads live bytes and a resettable high-water mark on one device.
 enum Meter {
     Cpu,
-    #[cfg(feature = "cuda")]
     Cuda(cuda::PoolMeter),
 }
 
 impl Meter {
     fn new(dev: &Device) -> Result<Meter> {
-        #[cfg(feature = "cuda")]
         if dev.is_cuda() {
             return Ok(Meter::Cuda(cuda::PoolMeter::new(dev)?));
         }
-        let _ = dev;
+        if !crate::memory::alloc::installed() {
+            return Err(Error::Invalid(
+                "this program does not count its allocations, so CPU memory cannot be measured: add `#[global_allocator] static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;` to its main.rs".into(),
+            ));
+        }
         Ok(Meter::Cpu)
     }
 
     fn method(&self) -> &'static str {
         match self {
             Meter::Cpu => "counting allocator (every heap byte of the process)",
-            #[cfg(feature = "cuda")]
             Meter::Cuda(_) => "CUDA stream-ordered pool: USED_MEM_CURRENT / USED_MEM_HIGH",
         }
     }
 
     fn current(&self) -> u64 {
         match self {
-            Meter::Cpu => crate::alloc::current(),
-            #[cfg(feature = "cuda")]
+            Meter::Cpu => crate::memory::alloc::current(),
             Meter::Cuda(m) => m.current(),
         }
     }
 
     fn peak(&self) -> u64 {
         match self {
-            Meter::Cpu => crate::alloc::peak(),
-            #[cfg(feature = "cuda")]
+            Meter::Cpu => crate::memory::alloc::peak(),
             Meter::Cuda(m) => m.peak(),
         }
     }
 
     fn reset_peak(&self) {
         match self {
-            Meter::Cpu => crate::alloc::reset_peak(),
-            #[cfg(feature = "cuda")]
+            Meter::Cpu => crate::memory::alloc::reset_peak(),
             Meter::Cuda(m) => m.reset_peak(),
         }
     }
@@ -267,85 +266,7 @@ impl Meter {
     fn baseline_device_use(&self) -> Bytes {
         match self {
             Meter::Cpu => Bytes(0),
-            #[cfg(feature = "cuda")]
             Meter::Cuda(m) => m.device_used(),
-        }
-    }
-}
-
-#[cfg(feature = "cuda")]
-mod cuda {
-    //! Reads the CUDA default memory pool's counters: cudarc allocates with cuMemAllocAsync from
-    //! that pool when the device supports it, so USED_MEM_CURRENT is the bytes of live tensors
-    //! and USED_MEM_HIGH its high-water mark, resettable (memory-anchors.md §5).
-    #![allow(unsafe_code)]
-    use super::*;
-    use candle_core::cuda_backend::cudarc::driver::{result, sys, CudaContext};
-    use std::sync::Arc;
-
-    pub(super) struct PoolMeter {
-        ctx: Arc<CudaContext>,
-        stream: Arc<candle_core::cuda_backend::cudarc::driver::CudaStream>,
-        pool: sys::CUmemoryPool,
-    }
-
-    impl PoolMeter {
-        pub(super) fn new(dev: &Device) -> Result<PoolMeter> {
-            let cuda = dev.as_cuda_device()?;
-            let stream = cuda.cuda_stream();
-            let ctx = stream.context().clone();
-            if !ctx.has_async_alloc() {
-                return Err(Error::Invalid(
-                    "this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead".into(),
-                ));
-            }
-            ctx.bind_to_thread().map_err(candle_core::Error::wrap)?;
-            // SAFETY: the device handle comes from a live context.
-            let pool = unsafe { result::device::get_default_mem_pool(ctx.cu_device()) }
-                .map_err(candle_core::Error::wrap)?;
-            Ok(PoolMeter { ctx, stream, pool })
-        }
-
-        fn attr(&self, attr: sys::CUmemPool_attribute) -> u64 {
-            let _ = self.stream.synchronize();
-            let mut value: u64 = 0;
-            // SAFETY: the pool is the device's default pool, and these attributes are cuuint64_t.
-            let ok = unsafe {
-                result::mem_pool::get_attribute(self.pool, attr, &mut value as *mut u64 as *mut _)
-            };
-            if ok.is_ok() {
-                value
-            } else {
-                0
-            }
-        }
-
-        pub(super) fn current(&self) -> u64 {
-            self.attr(sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT)
-        }
-
-        pub(super) fn peak(&self) -> u64 {
-            self.attr(sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH)
-        }
-
-        pub(super) fn reset_peak(&self) {
-            let _ = self.stream.synchronize();
-            let mut zero: u64 = 0;
-            // SAFETY: as above; setting USED_MEM_HIGH to 0 resets it to the current level.
-            let _ = unsafe {
-                result::mem_pool::set_attribute(
-                    self.pool,
-                    sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
-                    &mut zero as *mut u64 as *mut _,
-                )
-            };
-        }
-
-        pub(super) fn device_used(&self) -> Bytes {
-            match self.ctx.mem_get_info() {
-                Ok((free, total)) => Bytes((total - free) as u64),
-                Err(_) => Bytes(0),
-            }
         }
     }
 }
@@ -418,10 +339,10 @@ pub fn rough_estimate(config: &MeasureConfig) -> Bytes {
     let states = 2 + config.optimizer.states_per_param();
     let b = m.batch as u64;
     let activations = match m.family {
-        crate::models::Family::Mlp => {
+        crate::memory::models::Family::Mlp => {
             b * (m.mlp_input as u64 + m.mlp_hidden.iter().sum::<usize>() as u64) * 8
         }
-        crate::models::Family::Gpt => {
+        crate::memory::models::Family::Gpt => {
             let (s, d, l, h) = (
                 m.seq_len as u64,
                 m.d_model as u64,
@@ -430,7 +351,7 @@ pub fn rough_estimate(config: &MeasureConfig) -> Bytes {
             );
             b * s * (l * (40 * d + 6 * h * s) + 4 * m.vocab as u64)
         }
-        crate::models::Family::Cnn => {
+        crate::memory::models::Family::Cnn => {
             let px = (m.image_size * m.image_size) as u64;
             b * px * (3 + 6 * m.channels[0] as u64 + 2 * m.channels[1] as u64)
         }
@@ -443,7 +364,7 @@ pub fn rough_estimate(config: &MeasureConfig) -> Bytes {
 /// should allocate meanwhile.
 pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     config.model.validate()?;
-    let _guard = crate::alloc::MEASURE_LOCK
+    let _guard = crate::memory::alloc::MEASURE_LOCK
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dev = config.device.open()?;
@@ -723,7 +644,3 @@ pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
         over_accounted: accounted > measured,
     }
 }
-
-pub mod export;
-pub mod suite;
-pub mod validate;

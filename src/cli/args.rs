@@ -1,0 +1,308 @@
+//! The command line, and nothing else: clap derive structs whose doc comments are the help text.
+//! Only this file knows clap; `app.rs` turns these into library calls.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// gpulab: what can my machine actually train, and why?
+#[derive(Debug, Parser)]
+#[command(name = "gpulab", version, about, long_about = None)]
+pub struct Cli {
+    /// Hide progress bars.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Is there a usable NVIDIA GPU? Asks nvidia-smi and Candle, and says why they disagree.
+    Check(CheckArgs),
+    /// CPU vs GPU matrix multiplication, measured properly (warm-up, sync, repeats, median).
+    Bench(BenchArgs),
+    /// Run real training steps and measure where every byte goes (weights, activations, gradients, optimizer state).
+    Measure(MeasureArgs),
+    /// How much memory a model needs (2-byte rule, textbook, measured), and what fits a budget.
+    Estimate(EstimateArgs),
+    /// For every course lesson: does it fit on this CPU, your GPU, Colab, the cloud — how long, what cost.
+    Fit(FitArgs),
+    /// The lesson's environment report, filled in: check + bench + measure + fit, Markdown and JSON.
+    Report(ReportArgs),
+    /// Two reports side by side (e.g. this laptop and a Colab T4).
+    Compare(CompareArgs),
+    /// The labs, with your progress (a lab is done when its result is in data/runs/).
+    Labs,
+    /// Run a lab's program: an id (1-6), a slug, or next.
+    Lab(LabArgs),
+    /// Show a lab's hints (default: the next lab's).
+    Hint(HintArgs),
+}
+
+/// `gpulab lab`.
+#[derive(Debug, Args)]
+pub struct LabArgs {
+    /// Which lab: 1-6, a slug, or next.
+    #[arg(default_value = "next")]
+    pub which: String,
+    /// The quick version (small sizes), as CI runs it.
+    #[arg(long)]
+    pub fast: bool,
+}
+
+/// `gpulab hint`.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// Which lab: 1-6, a slug, or next.
+    #[arg(default_value = "next")]
+    pub which: String,
+}
+
+/// `gpulab report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Language: ko or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Folder for the report files.
+    #[arg(long, default_value = gpulab::labs::RUNS_DIR, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Base file name (default: gpulab-report-<date>-<host>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Overwrite an existing report of the same name.
+    #[arg(long)]
+    pub force: bool,
+    /// Seconds to wait for nvidia-smi.
+    #[arg(long, default_value_t = 10.0)]
+    pub smi_timeout: f64,
+}
+
+/// `gpulab compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// First report (JSON written by `gpulab report`).
+    pub a: PathBuf,
+    /// Second report.
+    pub b: PathBuf,
+    /// Language: ko or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<String>,
+}
+
+/// `gpulab fit`.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// One lesson in detail (id or a unique part of it, e.g. 05-transfer-learning).
+    #[arg(long)]
+    pub lesson: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Include the doc-only recipes (default: yes).
+    #[arg(long)]
+    pub no_recipes: bool,
+}
+
+/// `gpulab estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// Parameter count (7B, 124M, 11_181_642); optional when the shape flags give it.
+    #[arg(allow_hyphen_values = true)]
+    pub params: Option<String>,
+    /// train or inference.
+    #[arg(long, default_value = "train")]
+    pub mode: String,
+    /// Weight precision: f32, bf16/f16 (mixed precision), nf4 (QLoRA base).
+    #[arg(long, default_value = "bf16")]
+    pub dtype: String,
+    /// sgd, momentum or adamw.
+    #[arg(long, default_value = "adamw")]
+    pub optimizer: String,
+    /// Transformer layers.
+    #[arg(long)]
+    pub layers: Option<u64>,
+    /// Transformer hidden size.
+    #[arg(long)]
+    pub hidden: Option<u64>,
+    /// Attention heads.
+    #[arg(long)]
+    pub heads: Option<u64>,
+    /// Key/value heads (GQA; default = heads).
+    #[arg(long)]
+    pub kv_heads: Option<u64>,
+    /// Sequence length.
+    #[arg(long, default_value_t = 2048)]
+    pub seq_len: u64,
+    /// Vocabulary (for the parameter count from a shape).
+    #[arg(long, default_value_t = 50257)]
+    pub vocab: u64,
+    /// Batch size per GPU.
+    #[arg(long, default_value_t = 1)]
+    pub batch: u64,
+    /// LoRA rank (adapters on q and v of every layer).
+    #[arg(long)]
+    pub lora_rank: Option<u64>,
+    /// Full activation checkpointing.
+    #[arg(long)]
+    pub checkpointing: bool,
+    /// Data-parallel GPUs.
+    #[arg(long, default_value_t = 1)]
+    pub gpus: u64,
+    /// ZeRO stage 0-3 (3 = FSDP full sharding).
+    #[arg(long, default_value_t = 0)]
+    pub zero: u8,
+    /// Check against a GPU from data/gpus.toml (T4, A100-80GB, ...).
+    #[arg(long)]
+    pub gpu: Option<String>,
+    /// Check against a memory budget (16GiB, 24GB).
+    #[arg(long)]
+    pub memory: Option<String>,
+    /// Calibration from `gpulab measure --save` (default: the one shipped, measured on a CPU).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `gpulab measure`.
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    /// Model families: mlp, gpt, cnn.
+    #[arg(long, value_delimiter = ',', default_value = "mlp,gpt,cnn")]
+    pub model: Vec<String>,
+    /// dtypes: f32, bf16, f16.
+    #[arg(long, value_delimiter = ',', default_value = "f32,bf16")]
+    pub dtype: Vec<String>,
+    /// Optimizers: sgd, momentum, adamw.
+    #[arg(long, value_delimiter = ',', default_value = "sgd,momentum,adamw")]
+    pub optimizer: Vec<String>,
+    /// Device: cpu or cuda:N.
+    #[arg(long, default_value = "cpu")]
+    pub device: String,
+    /// Batch size (default per family: mlp 64, gpt 8, cnn 32).
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// MLP hidden widths, e.g. 512,512.
+    #[arg(long, value_delimiter = ',')]
+    pub hidden: Vec<usize>,
+    /// GPT width.
+    #[arg(long)]
+    pub d_model: Option<usize>,
+    /// GPT blocks.
+    #[arg(long)]
+    pub layers: Option<usize>,
+    /// GPT attention heads.
+    #[arg(long)]
+    pub heads: Option<usize>,
+    /// GPT vocabulary.
+    #[arg(long)]
+    pub vocab: Option<usize>,
+    /// GPT sequence length.
+    #[arg(long)]
+    pub seq_len: Option<usize>,
+    /// CNN image side (multiple of 4).
+    #[arg(long)]
+    pub image_size: Option<usize>,
+    /// Batch sizes of the batch sweep (3 or more; empty with --no-sweep).
+    #[arg(long, value_delimiter = ',', default_value = "2,4,8")]
+    pub batches: Vec<usize>,
+    /// Sequence lengths of the GPT sweep (3 or more).
+    #[arg(long, value_delimiter = ',', default_value = "16,32,48,64")]
+    pub seq_lens: Vec<usize>,
+    /// Skip the sweeps.
+    #[arg(long)]
+    pub no_sweep: bool,
+    /// Validate gpulab's empirical memory model: fit it on some shapes, predict and measure others.
+    #[arg(long)]
+    pub validate: bool,
+    /// Write the full report as JSON here ('-' for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Save the calibration (bytes/param and fitted coefficients) for `estimate`.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Draw memory against batch and sequence length into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `gpulab bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Devices: cpu, cuda:N, or all (every device that opens). Repeat or comma-separate.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub device: Vec<String>,
+    /// dtypes: f32, f16, bf16. Repeat or comma-separate.
+    #[arg(long, value_delimiter = ',', default_value = "f32")]
+    pub dtype: Vec<String>,
+    /// Sizes: N for N×N×N, or MxKxN (e.g. 256,1024,512x1024x256). Default: a sweep per device.
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Vec<String>,
+    /// Seconds of timed calls per point (at least --min-runs calls are made).
+    #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
+    pub budget: f64,
+    /// Fewest timed calls per point.
+    #[arg(long, default_value_t = 10)]
+    pub min_runs: usize,
+    /// CPU threads for the matmul (default: physical cores, as candle picks).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// CPU f32 kernel: auto (gpulab's own on AVX2 CPUs without AVX-512, else Candle's), candle,
+    /// or gpulab.
+    #[arg(long, default_value = "auto", value_name = "auto|candle|gpulab")]
+    pub cpu_kernel: String,
+    /// Also show the lesson's naive timing (one cold call; on a GPU, one call without synchronize).
+    #[arg(long)]
+    pub naive: bool,
+    /// Write JSON here ('-' for stdout), updated after every point.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write CSV here ('-' for stdout), updated after every point.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write Markdown here ('-' for stdout), updated after every point.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Draw GFLOP/s and speedup against size into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `gpulab check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Print the result as JSON (schema gpulab.check, versioned) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds to wait for nvidia-smi before calling it hung.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub smi_timeout: f64,
+    /// The nvidia-smi program to ask.
+    #[arg(long, default_value = "nvidia-smi", value_name = "PATH")]
+    pub nvidia_smi: PathBuf,
+    /// Exit with status 1 unless a GPU is ready (for scripts).
+    #[arg(long)]
+    pub require_gpu: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,13 @@
+//! How many bytes a training step holds: real Candle steps of small [`models`] with their
+//! [`optim`]izers, measured phase by phase ([`measure`]) with the counting allocator type
+//! ([`alloc`]), swept over batch and sequence ([`suite`]), judged on held-out shapes
+//! ([`validate`]), shown ([`export`]) and saved as a calibration file ([`calibration`]).
+
+pub mod alloc;
+pub mod calibration;
+pub mod export;
+pub mod measure;
+pub mod models;
+pub mod optim;
+pub mod suite;
+pub mod validate;

@@ -1,0 +1,17 @@
+//! What the machine is: the host ([`host`]), the driver's view ([`nvidia_smi`]), Candle's view
+//! ([`framework`]), devices by name ([`device`]), the two views lined up with causes and fixes
+//! ([`diagnose`]), and `gpulab check` itself ([`check`]). Every cudarc call lives in [`cuda`].
+
+pub mod check;
+// The one place the `cuda` feature is read: a real module or a stub with the same functions
+// (candle's `dummy_cuda_backend.rs` pattern), so the rest of the code has no `cfg`.
+#[cfg(feature = "cuda")]
+pub mod cuda;
+#[cfg(not(feature = "cuda"))]
+#[path = "probe/cuda_stub.rs"]
+pub mod cuda;
+pub mod device;
+pub mod diagnose;
+pub mod framework;
+pub mod host;
+pub mod nvidia_smi;
