@@ -99,29 +99,6 @@ impl std::fmt::Display for MatmulShape {
     }
 }
 
-/// Parses "f32", "f16", "bf16".
-pub fn parse_dtype(text: &str) -> Result<DType> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "f32" | "fp32" | "float32" => Ok(DType::F32),
-        "f16" | "fp16" | "float16" | "half" => Ok(DType::F16),
-        "bf16" | "bfloat16" => Ok(DType::BF16),
-        other => Err(Error::Invalid(format!(
-            "unknown dtype {other:?}: use f32, f16 or bf16"
-        ))),
-    }
-}
-
-/// Short dtype name as used in outputs.
-pub fn dtype_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::F32 => "f32",
-        DType::F16 => "f16",
-        DType::BF16 => "bf16",
-        DType::F64 => "f64",
-        _ => "other",
-    }
-}
-
 /// What to measure and how long.
 #[derive(Debug, Clone)]
 pub struct BenchConfig {
@@ -260,16 +237,9 @@ pub struct Speedup {
 /// A whole bench run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
-    /// "gpulab.bench".
-    pub schema: String,
-    /// [`BENCH_SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// gpulab version.
-    pub gpulab_version: String,
-    /// candle-core version.
-    pub candle_version: String,
-    /// Unix seconds at start.
-    pub created_unix_s: u64,
+    /// What this file is, and who wrote it when.
+    #[serde(flatten)]
+    pub header: crate::files::Header,
     /// CPU model.
     pub cpu_model: String,
     /// CPU SIMD level.
@@ -313,11 +283,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         .then(|| measure_cpu_peak(cpu_threads, Duration::from_millis(300)));
     let catalog = crate::plan::gpus::Catalog::shipped();
     let mut report = BenchReport {
-        schema: "gpulab.bench".into(),
-        schema_version: BENCH_SCHEMA_VERSION,
-        gpulab_version: env!("CARGO_PKG_VERSION").into(),
-        candle_version: crate::probe::framework::candle_version().into(),
-        created_unix_s: crate::units::now_unix_s(),
+        header: crate::files::Header::with_candle("gpulab.bench", BENCH_SCHEMA_VERSION),
         cpu_model: host.cpu_model.clone(),
         cpu_simd: host.simd.clone(),
         cpu_threads,
@@ -342,7 +308,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
                 let peak = match spec {
                     DeviceSpec::Cpu => cpu_peak.clone(),
                     DeviceSpec::Cuda(_) => catalog.recognise(&device::name(dev)).and_then(|g| {
-                        g.peak_tflops(dtype_name(dtype)).map(|t| Peak {
+                        g.peak_tflops(crate::dtype::name(dtype)).map(|t| Peak {
                             gflops: t * 1000.0,
                             source: format!("datasheet: {} ({})", g.name, g.source),
                         })
@@ -372,7 +338,7 @@ fn skipped(
     PointResult {
         device: spec.to_string(),
         device_name: name.to_string(),
-        dtype: dtype_name(dtype).into(),
+        dtype: crate::dtype::name(dtype).into(),
         shape,
         status: PointStatus::Skipped,
         reason: Some(reason),
@@ -427,16 +393,6 @@ pub fn cpu_kernel(config: &BenchConfig, dtype: DType) -> CpuKernel {
 pub fn input_sets(dtype: DType, shape: MatmulShape) -> usize {
     let set = (shape.m * shape.k + shape.k * shape.n) as u64 * dtype.size_in_bytes() as u64;
     (ROTATE_BYTES.div_ceil(set.max(1)) as usize).clamp(1, MAX_SETS)
-}
-
-/// Tolerance of the sampled check, relative to Σ|a·b| (so it does not depend on k).
-pub fn tolerance(dtype: DType) -> f64 {
-    match dtype {
-        DType::F32 => 1e-4,
-        DType::F16 => 5e-3,
-        DType::BF16 => 2e-2,
-        _ => 1e-10,
-    }
 }
 
 fn measure_point(
@@ -613,7 +569,7 @@ fn timed(
         result.reason = Some(format!(
             "wrong result: sampled error {:.2e} exceeds the {} tolerance {:.0e}",
             correctness.max_rel_error,
-            dtype_name(dtype),
+            crate::dtype::name(dtype),
             correctness.tolerance
         ));
     } else {
@@ -678,7 +634,7 @@ pub fn check_sampled(a: &Tensor, b: &Tensor, c: &Tensor, dtype: DType) -> Result
     Ok(Correctness {
         samples,
         max_rel_error: max_rel,
-        tolerance: tolerance(dtype),
+        tolerance: crate::dtype::matmul_tolerance(dtype),
     })
 }
 
@@ -725,7 +681,6 @@ mod tests {
         assert!(MatmulShape::parse("0").is_err());
         assert!(MatmulShape::parse("12XB").is_err());
         assert!(MatmulShape::parse("-3").is_err());
-        assert!(parse_dtype("bf16").is_ok() && parse_dtype("int8").is_err());
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub const RUNS_DIR: &str = "data/runs";
 pub fn save_result(example: &str, value: &impl Serialize) -> Result<PathBuf> {
     let path = PathBuf::from(RUNS_DIR).join(format!("{example}.json"));
     let text = serde_json::to_string_pretty(value)? + "\n";
-    crate::output::write_atomic(&path, text.as_bytes(), true)?;
+    crate::files::write_atomic(&path, text.as_bytes(), true)?;
     Ok(path)
 }
 

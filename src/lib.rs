@@ -16,7 +16,9 @@
 //! - Shared: [`table`], [`plot`], [`output`], [`units`], [`suggest`], [`error`].
 
 pub mod bench;
+pub mod dtype;
 pub mod error;
+pub mod files;
 pub mod labs;
 pub mod memory;
 pub mod output;

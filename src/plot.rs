@@ -63,7 +63,7 @@ pub fn render_svg(panels: &[Panel]) -> Result<String> {
 /// Writes the panels as an SVG file (atomically).
 pub fn write_svg(path: &Path, panels: &[Panel], overwrite: bool) -> Result<()> {
     let svg = render_svg(panels)?;
-    crate::output::write_atomic(path, svg.as_bytes(), overwrite)
+    crate::files::write_atomic(path, svg.as_bytes(), overwrite)
 }
 
 fn plot_err(e: impl std::fmt::Display) -> Error {

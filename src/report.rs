@@ -92,14 +92,9 @@ pub struct Fields {
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvironmentReport {
-    /// "gpulab.report".
-    pub schema: String,
-    /// [`REPORT_SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// gpulab version.
-    pub gpulab_version: String,
-    /// Unix seconds.
-    pub created_unix_s: u64,
+    /// What this file is, and who wrote it when.
+    #[serde(flatten)]
+    pub header: crate::files::Header,
     /// Host name (for the file name and `compare`).
     pub host_name: String,
     /// The filled template.
@@ -232,7 +227,7 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
     }
     let env = &check.host.environment;
     Fields {
-        date: date_from_unix(check.created_unix_s),
+        date: date_from_unix(check.header.created_unix_s),
         local_gpu,
         nvidia_smi,
         framework_cuda,
@@ -509,7 +504,7 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     let _ = writeln!(
         out,
         "\n---\n{} {} · {} · {}",
-        w.generated, r.gpulab_version, r.check.host.cpu_model, r.host_name
+        w.generated, r.header.gpulab_version, r.check.host.cpu_model, r.host_name
     );
     out
 }
@@ -565,19 +560,21 @@ pub fn gather(
     on_stage("fit");
     let catalog = crate::plan::gpus::Catalog::shipped();
     // The bench above already measured this CPU: no second benchmark.
-    let mut targets = vec![crate::plan::fit::cpu_from_bench(&bench_report)];
-    targets.extend(crate::plan::fit::local_gpus(&check.driver, &catalog));
-    targets.extend(crate::plan::fit::Target::cloud(&catalog));
+    let targets = crate::plan::fit::targets(
+        crate::plan::fit::cpu_from_bench(&bench_report),
+        &check.driver,
+        &catalog,
+    );
     let fit: Vec<Verdict> = crate::plan::lessons::shipped()
         .iter()
         .map(|w| crate::plan::fit::judge(w, &targets))
         .collect();
     let fields = fields(&check, &bench_report, &fit);
     EnvironmentReport {
-        schema: "gpulab.report".into(),
-        schema_version: REPORT_SCHEMA_VERSION,
-        gpulab_version: env!("CARGO_PKG_VERSION").into(),
-        created_unix_s: check.created_unix_s,
+        header: crate::files::Header {
+            created_unix_s: check.header.created_unix_s,
+            ..crate::files::Header::new("gpulab.report", REPORT_SCHEMA_VERSION)
+        },
         host_name: host_name(),
         fields,
         check,
@@ -706,6 +703,40 @@ pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> Stri
     out
 }
 
+/// The report's memory plot: measured bytes per parameter of the GPT step against the number
+/// of optimizer states, one line per dtype.
+pub fn memory_panels(r: &EnvironmentReport) -> Vec<crate::plot::Panel> {
+    vec![crate::plot::Panel {
+        title: "Measured bytes per parameter (GPT, one training step)".into(),
+        x_label: "optimizer states per parameter (0 sgd, 2 adamw)".into(),
+        y_label: "bytes / parameter".into(),
+        log_x: false,
+        series: ["f32", "bf16"]
+            .iter()
+            .map(|dt| crate::plot::Series {
+                label: format!("{dt} weights+grads+state"),
+                points: r
+                    .measure
+                    .results
+                    .iter()
+                    .filter(|x| {
+                        crate::dtype::name(x.config.dtype) == *dt
+                            && x.config.model.family == crate::memory::models::Family::Gpt
+                    })
+                    .filter_map(|x| {
+                        x.measurement.as_ref().map(|m| {
+                            (
+                                x.config.optimizer.states_per_param() as f64,
+                                crate::memory::export::model_states_per_param(m),
+                            )
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }]
+}
+
 /// Reads a report JSON, with a clear error for anything else.
 pub fn load(path: &std::path::Path) -> crate::Result<EnvironmentReport> {
     let text = std::fs::read_to_string(path).map_err(|source| crate::Error::Io {
@@ -718,14 +749,12 @@ pub fn load(path: &std::path::Path) -> crate::Result<EnvironmentReport> {
             path.display()
         ))
     })?;
-    if r.schema != "gpulab.report" || r.schema_version != REPORT_SCHEMA_VERSION {
-        return Err(crate::Error::Invalid(format!(
-            "{}: schema {} v{}, expected gpulab.report v{REPORT_SCHEMA_VERSION}",
-            path.display(),
-            r.schema,
-            r.schema_version
-        )));
-    }
+    r.header.expect(
+        "gpulab.report",
+        REPORT_SCHEMA_VERSION,
+        &path.display().to_string(),
+        "write a current one with `gpulab report`",
+    )?;
     Ok(r)
 }
 

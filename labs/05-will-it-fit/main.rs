@@ -1,10 +1,11 @@
-//! Lab 05: every course lesson against this CPU, Colab's free T4 and the cloud.
-use gpulab::plan::fit::{judge, table, this_cpu, Target};
+//! Lab 05: every course lesson against this CPU, your GPUs, Colab's free T4 and the cloud.
+use gpulab::plan::fit::{judge, table, targets, this_cpu};
+use gpulab::probe::nvidia_smi;
 
 fn main() -> anyhow::Result<()> {
     let catalog = gpulab::plan::gpus::Catalog::shipped();
-    let mut targets = vec![this_cpu()]; // measures this CPU's matmul speed (~0.3 s)
-    targets.extend(Target::cloud(&catalog));
+    let driver = nvidia_smi::query("nvidia-smi".as_ref(), std::time::Duration::from_secs(10));
+    let targets = targets(this_cpu(), &driver, &catalog); // this_cpu() measures matmul (~0.3 s)
     let mut lessons = gpulab::plan::lessons::shipped();
     if gpulab::labs::LabArgs::parse(std::env::args()).fast {
         lessons.truncate(8);

@@ -191,7 +191,7 @@ fn setup_line(report: &BenchReport) -> String {
             }
             _ => "",
         },
-        report.candle_version
+        report.header.candle_version.as_deref().unwrap_or("?")
     )
 }
 
@@ -340,11 +340,13 @@ mod tests {
             }),
         };
         BenchReport {
-            schema: "gpulab.bench".into(),
-            schema_version: 1,
-            gpulab_version: "0.1.0".into(),
-            candle_version: "0.11.1".into(),
-            created_unix_s: 0,
+            header: crate::files::Header {
+                schema: "gpulab.bench".into(),
+                schema_version: 1,
+                gpulab_version: "0.1.0".into(),
+                candle_version: Some("0.11.1".into()),
+                created_unix_s: 0,
+            },
             cpu_model: "Test CPU".into(),
             cpu_simd: "AVX2+FMA".into(),
             cpu_threads: 2,

@@ -12,7 +12,8 @@ use super::args::{
     ReportArgs,
 };
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
-use gpulab::output::{progress, write_atomic};
+use gpulab::files::write_atomic;
+use gpulab::output::progress;
 use gpulab::probe::check::{render_text, run_check, CheckOptions};
 use gpulab::probe::device::{self, DeviceSpec};
 use gpulab::probe::diagnose::Readiness;
@@ -138,7 +139,7 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     let dtypes = args
         .dtype
         .iter()
-        .map(|d| bench::parse_dtype(d))
+        .map(|d| gpulab::dtype::parse(d))
         .collect::<Result<Vec<_>, _>>()?;
     let sizes = if args.sizes.is_empty() {
         None
@@ -170,13 +171,13 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     let points = bench::plan(&config);
     let bar = progress(points.len() as u64, quiet);
     if let Some((d, t, s)) = points.first() {
-        bar.set_message(format!("{d} {} {s}", bench::dtype_name(*t)));
+        bar.set_message(format!("{d} {} {s}", gpulab::dtype::name(*t)));
     }
     let mut write_error = None;
     let report = bench::run(&config, |report, i| {
         bar.inc(1);
         if let Some((d, t, s)) = points.get(i + 1) {
-            bar.set_message(format!("{d} {} {s}", bench::dtype_name(*t)));
+            bar.set_message(format!("{d} {} {s}", gpulab::dtype::name(*t)));
         }
         // Save as we go: an interrupted sweep keeps every finished point.
         if let Err(e) = write_bench_files(args, report, false) {
@@ -247,7 +248,7 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     config.dtypes = args
         .dtype
         .iter()
-        .map(|d| bench::parse_dtype(d))
+        .map(|d| gpulab::dtype::parse(d))
         .collect::<Result<_, _>>()?;
     config.optimizers = args
         .optimizer
@@ -295,7 +296,7 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         bar.set_message(format!(
             "{} {} {}",
             r.config.model.describe(),
-            bench::dtype_name(r.config.dtype),
+            gpulab::dtype::name(r.config.dtype),
             r.config.optimizer.name()
         ));
         bar.inc(1);
@@ -362,7 +363,7 @@ fn load_calibration(
             )?;
             let note = format!(
                 "gpulab column: measured in Candle {} on a CPU ({}), shipped in data/calibration-cpu.json; run `gpulab measure --save FILE` on your machine and pass --calibration FILE",
-                c.candle_version, c.machine.device_name
+                c.header.candle_version.as_deref().unwrap_or("?"), c.machine.device_name
             );
             (c, note)
         }
@@ -441,49 +442,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     }
     print!("{}", est::render(&result, &note));
     if let Some((budget, label)) = budget {
-        let verdict = |total: gpulab::units::Bytes| {
-            if total <= budget {
-                format!(
-                    "fits, {} to spare",
-                    gpulab::units::Bytes(budget.0 - total.0)
-                )
-            } else {
-                format!(
-                    "does not fit, {} short",
-                    gpulab::units::Bytes(total.0 - budget.0)
-                )
-            }
-        };
-        println!("\nAgainst {label}:");
-        println!("  2-byte rule: {}", verdict(result.rule_total));
-        println!("  textbook:    {}", verdict(result.textbook_total));
-        if let Some(e) = result.empirical_total {
-            println!("  gpulab:      {}", verdict(e));
-        }
-        if shape.is_some() {
-            // The other reverse question: the largest batch at this model size.
-            let mut b = input.clone();
-            let fits = |batch: u64, b: &mut EstimateInput| {
-                b.batch = batch;
-                est::estimate(b, None).textbook_total <= budget
-            };
-            let mut best = 0;
-            let mut batch = 1;
-            while batch <= 1 << 20 && fits(batch, &mut b) {
-                best = batch;
-                batch *= 2;
-            }
-            if best == 0 {
-                println!("  even batch 1 does not fit by the textbook: shorten --seq-len, add --checkpointing, or use --lora-rank");
-            } else {
-                println!("  largest power-of-two batch that fits by the textbook: {best}");
-            }
-        }
-        println!(
-            "  largest model that fits: {:.2}B by the 2-byte rule, {:.2}B by the textbook for this set-up",
-            budget.0 as f64 / 2.0 / 1e9,
-            est::max_params_textbook(&input, budget) as f64 / 1e9
-        );
+        print!("{}", est::against_budget(&input, &result, budget, &label));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -500,41 +459,19 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         None => workloads.iter().collect(),
     };
     let driver = gpulab::probe::nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
-    let mut targets = vec![fit::this_cpu()];
-    targets.extend(fit::local_gpus(&driver, &catalog));
-    targets.extend(fit::Target::cloud(&catalog));
-    let verdicts: Vec<fit::Verdict> = selected.iter().map(|w| fit::judge(w, &targets)).collect();
+    let targets = fit::targets(fit::this_cpu(), &driver, &catalog);
+    let fit_report = fit::FitReport::judge_all(&selected, targets);
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "schema": "gpulab.fit",
-                "schema_version": 1,
-                "targets": targets,
-                "verdicts": verdicts,
-            }))?
-        );
+        println!("{}", serde_json::to_string_pretty(&fit_report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    if let (Some(w), Some(v)) = (selected.first(), verdicts.first()) {
+    if let (Some(w), Some(v)) = (selected.first(), fit_report.verdicts.first()) {
         if args.lesson.is_some() {
-            print!("{}", fit::detail(w, v, &targets));
+            print!("{}", fit::detail(w, v, &fit_report.targets));
             return Ok(ExitCode::SUCCESS);
         }
     }
-    println!(
-        "Will each lesson fit? Memory by textbook formula; time = FLOPs / (throughput × efficiency: {:.0}% on the CPU, {:.0}% of a GPU's datasheet peak).",
-        fit::CPU_EFFICIENCY * 100.0,
-        fit::GPU_EFFICIENCY * 100.0
-    );
-    for t in &targets {
-        println!("  {}: {} memory, {}", t.name, t.memory, t.throughput_source);
-    }
-    println!();
-    print!("{}", fit::table(&verdicts).to_text());
-    for v in verdicts.iter().filter(|v| v.multi_gpu.is_some()) {
-        println!("{}: {}", v.id, v.multi_gpu.as_deref().unwrap_or(""));
-    }
+    print!("{}", fit_report.to_text());
     println!("\nDetail for one lesson: gpulab fit --lesson <id>");
     Ok(ExitCode::SUCCESS)
 }
@@ -589,35 +526,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let bench_panels = bench::export::plot_panels(&r.bench);
     gpulab::plot::write_svg(&args.out.join(&speed_svg), &bench_panels, true)?;
-    let memory_panels = vec![gpulab::plot::Panel {
-        title: "Measured bytes per parameter (GPT, one training step)".into(),
-        x_label: "optimizer states per parameter (0 sgd, 2 adamw)".into(),
-        y_label: "bytes / parameter".into(),
-        log_x: false,
-        series: ["f32", "bf16"]
-            .iter()
-            .map(|dt| gpulab::plot::Series {
-                label: format!("{dt} weights+grads+state"),
-                points: r
-                    .measure
-                    .results
-                    .iter()
-                    .filter(|x| {
-                        bench::dtype_name(x.config.dtype) == *dt
-                            && x.config.model.family == gpulab::memory::models::Family::Gpt
-                    })
-                    .filter_map(|x| {
-                        x.measurement.as_ref().map(|m| {
-                            (
-                                x.config.optimizer.states_per_param() as f64,
-                                gpulab::memory::export::model_states_per_param(m),
-                            )
-                        })
-                    })
-                    .collect(),
-            })
-            .collect(),
-    }];
+    let memory_panels = report::memory_panels(&r);
     gpulab::plot::write_svg(&args.out.join(&memory_svg), &memory_panels, true)?;
     let text = report::to_markdown(&r, lang, &[speed_svg, memory_svg]);
     write_atomic(
@@ -672,7 +581,7 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
 
 fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::memory::models::Family;
-    use gpulab::memory::validate::{self, summary};
+    use gpulab::memory::validate::{self, FamilyValidation};
     let families = args
         .model
         .iter()
@@ -686,41 +595,18 @@ fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result
         })
         .sum();
     let bar = progress(total as u64, quiet);
-    let mut all = Vec::new();
     let mut out = String::new();
+    let mut met = true;
     for family in families {
         bar.set_message(format!("{} calibration and held-out shapes", family.name()));
-        let (model, rows) = validate::validate(family, spec, || bar.inc(1))?;
-        let errors = |f: &dyn Fn(&validate::ValidationRow) -> gpulab::units::Bytes| {
-            summary(&rows.iter().map(|r| r.error(f(r))).collect::<Vec<_>>())
-        };
-        let (med, worst) = errors(&|r| r.predicted);
-        let (rule_med, _) = errors(&|r| r.rule);
-        let (book_med, _) = errors(&|r| r.textbook);
-        out.push_str(&format!(
-            "\n== {} (f32, AdamW, on {spec}): fitted on {} shapes, judged on {} others\n\n",
-            family.name(),
-            model.calibration_points,
-            rows.len()
-        ));
-        out.push_str(&validate::table(&rows).to_text());
-        out.push_str(&format!(
-            "median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
-            med * 100.0,
-            worst * 100.0,
-            rule_med * 100.0,
-            book_med * 100.0
-        ));
-        all.push((med, worst));
+        let v = FamilyValidation::run(family, spec, || bar.inc(1))?;
+        out.push_str(&v.to_text(spec));
+        met &= v.meets_goal();
     }
     bar.finish_and_clear();
     print!("{out}");
-    let ok = all.iter().all(|(m, w)| *m <= 0.03 && *w <= 0.08);
-    println!(
-        "\nGoal (median ≤ 3 %, worst ≤ 8 %): {}",
-        if ok { "met" } else { "NOT met" }
-    );
-    Ok(if ok {
+    println!("{}", validate::goal_line(met));
+    Ok(if met {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

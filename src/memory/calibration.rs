@@ -20,7 +20,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::memory::measure::{dtype_serde, Phase};
+use crate::memory::measure::Phase;
 use crate::memory::models::{Family, ModelConfig};
 use crate::memory::optim::OptimizerKind;
 use crate::memory::suite::{Purpose, StepResult, SweepFit};
@@ -51,7 +51,7 @@ pub struct Entry {
     /// Family.
     pub family: Family,
     /// dtype.
-    #[serde(with = "dtype_serde")]
+    #[serde(with = "crate::dtype::serde_name")]
     pub dtype: candle_core::DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,
@@ -81,18 +81,11 @@ pub struct Entry {
 
 /// The file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+// No deny_unknown_fields here: serde cannot combine it with the flattened header; entries keep it.
 pub struct Calibration {
-    /// "gpulab.calibration".
-    pub schema: String,
-    /// [`CALIBRATION_SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// gpulab version that wrote it.
-    pub gpulab_version: String,
-    /// candle-core version measured.
-    pub candle_version: String,
-    /// Unix seconds.
-    pub created_unix_s: u64,
+    /// What this file is, and who wrote it when.
+    #[serde(flatten)]
+    pub header: crate::files::Header,
     /// Where.
     pub machine: Machine,
     /// Grid entries.
@@ -139,11 +132,10 @@ impl Calibration {
             })
             .collect();
         Calibration {
-            schema: "gpulab.calibration".into(),
-            schema_version: CALIBRATION_SCHEMA_VERSION,
-            gpulab_version: env!("CARGO_PKG_VERSION").into(),
-            candle_version: crate::probe::framework::candle_version().into(),
-            created_unix_s: crate::units::now_unix_s(),
+            header: crate::files::Header::with_candle(
+                "gpulab.calibration",
+                CALIBRATION_SCHEMA_VERSION,
+            ),
             machine,
             entries,
             fits: fits.to_vec(),
@@ -163,18 +155,12 @@ impl Calibration {
     pub fn parse(text: &str, name: &str) -> Result<Calibration> {
         let c: Calibration = serde_json::from_str(text)
             .map_err(|e| Error::Invalid(format!("{name}: not a gpulab calibration file: {e}")))?;
-        if c.schema != "gpulab.calibration" {
-            return Err(Error::Invalid(format!(
-                "{name}: schema is {:?}, expected \"gpulab.calibration\"",
-                c.schema
-            )));
-        }
-        if c.schema_version != CALIBRATION_SCHEMA_VERSION {
-            return Err(Error::Invalid(format!(
-                "{name}: calibration version {} is not {CALIBRATION_SCHEMA_VERSION}; re-run `gpulab measure --save {name}`",
-                c.schema_version
-            )));
-        }
+        c.header.expect(
+            "gpulab.calibration",
+            CALIBRATION_SCHEMA_VERSION,
+            name,
+            &format!("re-run `gpulab measure --save {name}`"),
+        )?;
         for e in &c.entries {
             for (field, v) in [
                 ("weights_per_param", e.weights_per_param),
@@ -185,7 +171,7 @@ impl Calibration {
                     return Err(Error::Invalid(format!(
                         "{name}: entry {} {} {}: {field} = {v} is impossible",
                         e.family.name(),
-                        crate::bench::dtype_name(e.dtype),
+                        crate::dtype::name(e.dtype),
                         e.optimizer.name()
                     )));
                 }
@@ -197,6 +183,6 @@ impl Calibration {
     /// Writes it (atomically; refuses to overwrite without `force`).
     pub fn save(&self, path: &Path, force: bool) -> Result<()> {
         let text = serde_json::to_string_pretty(self)? + "\n";
-        crate::output::write_atomic(path, text.as_bytes(), force)
+        crate::files::write_atomic(path, text.as_bytes(), force)
     }
 }

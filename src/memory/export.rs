@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::measure::StepMeasurement;
 use super::suite::{fits, grid_step, Purpose, StepResult, SweepFit};
-use crate::bench::dtype_name;
+use crate::dtype::name as dtype_name;
 use crate::memory::models::Family;
 use crate::memory::optim::OptimizerKind;
 use crate::table::{Align, Table};
@@ -20,16 +20,9 @@ pub const MEASURE_REPORT_VERSION: u32 = 1;
 /// A whole measure run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeasureReport {
-    /// "gpulab.measure".
-    pub schema: String,
-    /// [`MEASURE_REPORT_VERSION`].
-    pub schema_version: u32,
-    /// gpulab version.
-    pub gpulab_version: String,
-    /// candle-core version.
-    pub candle_version: String,
-    /// Unix seconds.
-    pub created_unix_s: u64,
+    /// What this file is, and who wrote it when.
+    #[serde(flatten)]
+    pub header: crate::files::Header,
     /// "cpu" or "cuda:N".
     pub device: String,
     /// CPU model or GPU name.
@@ -45,11 +38,7 @@ impl MeasureReport {
     pub fn new(device: String, device_name: String, results: Vec<StepResult>) -> MeasureReport {
         let fits = fits(&results);
         MeasureReport {
-            schema: "gpulab.measure".into(),
-            schema_version: MEASURE_REPORT_VERSION,
-            gpulab_version: env!("CARGO_PKG_VERSION").into(),
-            candle_version: crate::probe::framework::candle_version().into(),
-            created_unix_s: crate::units::now_unix_s(),
+            header: crate::files::Header::with_candle("gpulab.measure", MEASURE_REPORT_VERSION),
             device,
             device_name,
             results,
@@ -176,7 +165,9 @@ pub fn ledger_table(m: &StepMeasurement) -> Table {
 pub fn to_text(report: &MeasureReport) -> String {
     let mut out = format!(
         "gpulab measure on {} ({}), candle {}: one real training step per configuration.\n",
-        report.device, report.device_name, report.candle_version
+        report.device,
+        report.device_name,
+        report.header.candle_version.as_deref().unwrap_or("?")
     );
     let mut families: Vec<Family> = Vec::new();
     for r in &report.results {

@@ -40,29 +40,12 @@ pub struct MeasureConfig {
     /// Model and batch.
     pub model: ModelConfig,
     /// Parameter dtype.
-    #[serde(with = "dtype_serde")]
+    #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,
     /// Device.
     pub device: DeviceSpec,
-}
-
-/// serde for Candle's DType as "f32"/"bf16"/"f16".
-pub mod dtype_serde {
-    use candle_core::DType;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Writes the short name.
-    pub fn serialize<S: Serializer>(dtype: &DType, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(crate::bench::dtype_name(*dtype))
-    }
-
-    /// Reads the short name.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DType, D::Error> {
-        let text = String::deserialize(d)?;
-        crate::bench::parse_dtype(&text).map_err(serde::de::Error::custom)
-    }
 }
 
 /// A phase of the step.
@@ -384,7 +367,7 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
             return Err(Error::Invalid(format!(
                 "{} with {} and {} needs roughly {estimate}, but {} has {free} free: lower the batch or the model size",
                 config.model.describe(),
-                crate::bench::dtype_name(config.dtype),
+                crate::dtype::name(config.dtype),
                 config.optimizer.name(),
                 config.device
             )));
@@ -531,7 +514,7 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     if !loss_value.is_finite() {
         return Err(Error::Invalid(format!(
             "the loss is {loss_value}: {} training is numerically broken for this configuration",
-            crate::bench::dtype_name(config.dtype)
+            crate::dtype::name(config.dtype)
         )));
     }
 

@@ -94,7 +94,7 @@ pub struct SweepFit {
     /// Family.
     pub family: Family,
     /// dtype.
-    #[serde(with = "super::measure::dtype_serde")]
+    #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,

@@ -336,6 +336,85 @@ pub fn validate(
     Ok((model, rows))
 }
 
+/// The goal a memory model must meet on shapes it was not fitted on: median |error| at most
+/// this …
+pub const GOAL_MEDIAN: f64 = 0.03;
+/// … and worst |error| at most this.
+pub const GOAL_WORST: f64 = 0.08;
+
+/// Median and worst |error| of the model's predictions over `rows`.
+pub fn errors(rows: &[ValidationRow]) -> (f64, f64) {
+    summary(
+        &rows
+            .iter()
+            .map(|r| r.error(r.predicted))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Does a (median, worst) pair meet [`GOAL_MEDIAN`] and [`GOAL_WORST`]?
+pub fn meets_goal((median, worst): (f64, f64)) -> bool {
+    median <= GOAL_MEDIAN && worst <= GOAL_WORST
+}
+
+/// One family's validation: the model, its held-out rows, and how they went.
+pub struct FamilyValidation {
+    /// The family.
+    pub family: Family,
+    /// The fitted model.
+    pub model: EmpiricalModel,
+    /// Held-out shapes, measured and predicted.
+    pub rows: Vec<ValidationRow>,
+}
+
+impl FamilyValidation {
+    /// Fits and judges `family` on `device`; `on_step` after every measured step.
+    pub fn run(family: Family, device: DeviceSpec, on_step: impl FnMut()) -> Result<Self> {
+        let (model, rows) = validate(family, device, on_step)?;
+        Ok(FamilyValidation {
+            family,
+            model,
+            rows,
+        })
+    }
+
+    /// Did the model meet the goal on this family?
+    pub fn meets_goal(&self) -> bool {
+        meets_goal(errors(&self.rows))
+    }
+
+    /// The family's section of `measure --validate`'s output.
+    pub fn to_text(&self, device: DeviceSpec) -> String {
+        let of = |f: &dyn Fn(&ValidationRow) -> Bytes| {
+            summary(&self.rows.iter().map(|r| r.error(f(r))).collect::<Vec<_>>())
+        };
+        let (med, worst) = errors(&self.rows);
+        let (rule_med, _) = of(&|r| r.rule);
+        let (book_med, _) = of(&|r| r.textbook);
+        format!(
+            "\n== {} (f32, AdamW, on {device}): fitted on {} shapes, judged on {} others\n\n{}median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
+            self.family.name(),
+            self.model.calibration_points,
+            self.rows.len(),
+            table(&self.rows).to_text(),
+            med * 100.0,
+            worst * 100.0,
+            rule_med * 100.0,
+            book_med * 100.0
+        )
+    }
+}
+
+/// The closing line of `measure --validate`.
+pub fn goal_line(met: bool) -> String {
+    format!(
+        "\nGoal (median ≤ {:.0} %, worst ≤ {:.0} %): {}",
+        GOAL_MEDIAN * 100.0,
+        GOAL_WORST * 100.0,
+        if met { "met" } else { "NOT met" }
+    )
+}
+
 /// Median and worst absolute relative error.
 pub fn summary(errors: &[f64]) -> (f64, f64) {
     let mut abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();

@@ -482,6 +482,55 @@ pub fn max_params_textbook(input: &EstimateInput, budget: Bytes) -> u64 {
     lo
 }
 
+/// The largest power-of-two batch whose textbook estimate fits `budget` (0 when not even batch
+/// 1 fits); only meaningful with a shape.
+pub fn largest_batch(input: &EstimateInput, budget: Bytes) -> u64 {
+    let mut probe = input.clone();
+    let mut best = 0;
+    let mut batch = 1;
+    while batch <= 1 << 20 {
+        probe.batch = batch;
+        if estimate(&probe, None).textbook_total > budget {
+            break;
+        }
+        best = batch;
+        batch *= 2;
+    }
+    best
+}
+
+/// The verdicts of an estimate against a memory budget (`label` names it: a GPU or a size):
+/// each column's fit, the largest batch (with a shape) and the largest model.
+pub fn against_budget(input: &EstimateInput, e: &Estimate, budget: Bytes, label: &str) -> String {
+    let verdict = |total: Bytes| {
+        if total <= budget {
+            format!("fits, {} to spare", Bytes(budget.0 - total.0))
+        } else {
+            format!("does not fit, {} short", Bytes(total.0 - budget.0))
+        }
+    };
+    let mut out = format!("\nAgainst {label}:\n");
+    out.push_str(&format!("  2-byte rule: {}\n", verdict(e.rule_total)));
+    out.push_str(&format!("  textbook:    {}\n", verdict(e.textbook_total)));
+    if let Some(total) = e.empirical_total {
+        out.push_str(&format!("  gpulab:      {}\n", verdict(total)));
+    }
+    if input.shape.is_some() {
+        match largest_batch(input, budget) {
+            0 => out.push_str("  even batch 1 does not fit by the textbook: shorten --seq-len, add --checkpointing, or use --lora-rank\n"),
+            best => out.push_str(&format!(
+                "  largest power-of-two batch that fits by the textbook: {best}\n"
+            )),
+        }
+    }
+    out.push_str(&format!(
+        "  largest model that fits: {:.2}B by the 2-byte rule, {:.2}B by the textbook for this set-up\n",
+        budget.0 as f64 / 2.0 / 1e9,
+        max_params_textbook(input, budget) as f64 / 1e9
+    ));
+    out
+}
+
 /// Reads the measured per-parameter bytes for a precision and optimizer from a calibration
 /// (GPT entries first, then any family).
 pub fn measured_from(

@@ -33,6 +33,72 @@ pub const FREE_SESSION_HOURS: f64 = 12.0;
 /// Longer than this on a CPU, and a learner should use a GPU.
 pub const CPU_PATIENCE_HOURS: f64 = 0.5;
 
+/// Every target a workload is judged on, in the order tables show them: this CPU (measured by
+/// the caller: now, or from a bench it already ran), each GPU the driver lists, then Colab's and
+/// the cloud's GPUs from the catalogue.
+pub fn targets(
+    cpu: Target,
+    driver: &crate::probe::nvidia_smi::DriverView,
+    catalog: &Catalog,
+) -> Vec<Target> {
+    let mut all = vec![cpu];
+    all.extend(local_gpus(driver, catalog));
+    all.extend(Target::cloud(catalog));
+    all
+}
+
+/// `fit --json`: the targets and every verdict (schema `gpulab.fit`, version [`FIT_SCHEMA_VERSION`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitReport {
+    /// What this file is, and who wrote it when.
+    #[serde(flatten)]
+    pub header: crate::files::Header,
+    /// The targets, in table order.
+    pub targets: Vec<Target>,
+    /// One verdict per workload.
+    pub verdicts: Vec<Verdict>,
+}
+
+/// Version of `fit --json`'s schema.
+pub const FIT_SCHEMA_VERSION: u32 = 1;
+
+impl FitReport {
+    /// Judges every workload on every target.
+    pub fn judge_all(workloads: &[&Workload], targets: Vec<Target>) -> FitReport {
+        let verdicts = workloads.iter().map(|w| judge(w, &targets)).collect();
+        FitReport {
+            header: crate::files::Header::new("gpulab.fit", FIT_SCHEMA_VERSION),
+            targets,
+            verdicts,
+        }
+    }
+
+    /// The terminal text of `gpulab fit`: how it judges, the targets, the table, multi-GPU plans.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "Will each lesson fit? Memory by textbook formula; time = FLOPs / (throughput × efficiency: {:.0}% on the CPU, {:.0}% of a GPU's datasheet peak).\n",
+            CPU_EFFICIENCY * 100.0,
+            GPU_EFFICIENCY * 100.0
+        );
+        for t in &self.targets {
+            out.push_str(&format!(
+                "  {}: {} memory, {}\n",
+                t.name, t.memory, t.throughput_source
+            ));
+        }
+        out.push('\n');
+        out.push_str(&table(&self.verdicts).to_text());
+        for v in self.verdicts.iter().filter(|v| v.multi_gpu.is_some()) {
+            out.push_str(&format!(
+                "{}: {}\n",
+                v.id,
+                v.multi_gpu.as_deref().unwrap_or("")
+            ));
+        }
+        out
+    }
+}
+
 /// A place to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Target {

@@ -39,14 +39,9 @@ impl Default for CheckOptions {
 /// Everything `check` found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
-    /// Always "gpulab.check".
-    pub schema: String,
-    /// [`CHECK_SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// gpulab's version.
-    pub gpulab_version: String,
-    /// Seconds since the Unix epoch when the check ran.
-    pub created_unix_s: u64,
+    /// What this file is, and who wrote it when.
+    #[serde(flatten)]
+    pub header: crate::files::Header,
     /// The host.
     pub host: HostInfo,
     /// The driver's view.
@@ -67,10 +62,7 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
     let framework = probe();
     let diagnosis = diagnose(&driver, &framework);
     CheckReport {
-        schema: "gpulab.check".into(),
-        schema_version: CHECK_SCHEMA_VERSION,
-        gpulab_version: env!("CARGO_PKG_VERSION").into(),
-        created_unix_s: crate::units::now_unix_s(),
+        header: crate::files::Header::new("gpulab.check", CHECK_SCHEMA_VERSION),
         host,
         driver,
         framework,
@@ -227,7 +219,7 @@ mod tests {
             ..CheckOptions::default()
         };
         let report = run_check(&options);
-        assert_eq!(report.schema_version, CHECK_SCHEMA_VERSION);
+        assert_eq!(report.header.schema_version, CHECK_SCHEMA_VERSION);
         let json = serde_json::to_string(&report).unwrap();
         let back: CheckReport = serde_json::from_str(&json).unwrap();
         assert_eq!(back, report);

@@ -126,23 +126,13 @@ pub struct KernelCheck {
 /// Side of the tiny matmul: big enough to go through the real GEMM path, small enough to be free.
 const KERNEL_N: usize = 64;
 
-/// Tolerance of the kernel check per dtype (relative to the largest output): bf16 keeps 8
-/// mantissa bits, so a 64-term dot product is good to roughly 1e-2.
-pub fn kernel_tolerance(dtype: DType) -> f64 {
-    match dtype {
-        DType::BF16 => 3e-2,
-        DType::F16 => 5e-3,
-        _ => 1e-4,
-    }
-}
-
 /// Runs a small random matmul in `dtype` on `device`, reads it back and compares it with an f64
 /// product computed on the host. Works on any device, so it is tested on the CPU.
 pub fn kernel_check(device: &Device, dtype: DType) -> KernelCheck {
     let name = format!("{dtype:?}").to_lowercase();
     match run_kernel(device, dtype) {
         Ok(rel) => {
-            let ok = rel.is_finite() && rel <= kernel_tolerance(dtype);
+            let ok = rel.is_finite() && rel <= crate::dtype::matmul_tolerance(dtype);
             KernelCheck {
                 dtype: name,
                 ok,
@@ -151,7 +141,7 @@ pub fn kernel_check(device: &Device, dtype: DType) -> KernelCheck {
                     kind: CudaErrorKind::WrongResult,
                     message: format!(
                         "matmul result off by {rel:.2e} (tolerance {:.0e})",
-                        kernel_tolerance(dtype)
+                        crate::dtype::matmul_tolerance(dtype)
                     ),
                 }),
             }
@@ -336,7 +326,10 @@ mod tests {
             let check = kernel_check(&Device::Cpu, dtype);
             assert!(check.ok, "{dtype:?}: {check:?}");
             let err = check.max_rel_error.unwrap();
-            assert!(err < kernel_tolerance(dtype), "{dtype:?}: {err}");
+            assert!(
+                err < crate::dtype::matmul_tolerance(dtype),
+                "{dtype:?}: {err}"
+            );
         }
     }
 

@@ -1,0 +1,130 @@
+//! gpulab's files: atomic writes that never leave a half-written file and never clobber one by
+//! accident, the header every JSON file opens with (schema, version, who wrote it, when), and
+//! the loader of the embedded TOML catalogues (errors name the file, line and column).
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The first fields of every JSON file gpulab writes (flattened into it, so the keys stay at the
+/// top level): what the file is, in which version of its schema, and who wrote it when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// "gpulab.check", "gpulab.bench", "gpulab.measure", "gpulab.calibration", "gpulab.report".
+    pub schema: String,
+    /// The schema's version: fields are only ever added within a version.
+    pub schema_version: u32,
+    /// gpulab's version.
+    pub gpulab_version: String,
+    /// candle-core's version, for files whose numbers Candle produced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candle_version: Option<String>,
+    /// Seconds since the Unix epoch when the file's content was made.
+    pub created_unix_s: u64,
+}
+
+impl Header {
+    /// A header for a file made now by this gpulab.
+    pub fn new(schema: &str, schema_version: u32) -> Header {
+        Header {
+            schema: schema.into(),
+            schema_version,
+            gpulab_version: env!("CARGO_PKG_VERSION").into(),
+            candle_version: None,
+            created_unix_s: crate::units::now_unix_s(),
+        }
+    }
+
+    /// The same, for numbers Candle produced: records its version.
+    pub fn with_candle(schema: &str, schema_version: u32) -> Header {
+        Header {
+            candle_version: Some(crate::probe::framework::candle_version().into()),
+            ..Header::new(schema, schema_version)
+        }
+    }
+
+    /// An error unless this is `schema` at `schema_version`; `name` labels the file, `redo` says
+    /// how to make a current one.
+    pub fn expect(&self, schema: &str, schema_version: u32, name: &str, redo: &str) -> Result<()> {
+        if self.schema != schema {
+            return Err(Error::Invalid(format!(
+                "{name}: schema is {:?}, expected {schema:?}",
+                self.schema
+            )));
+        }
+        if self.schema_version != schema_version {
+            return Err(Error::Invalid(format!(
+                "{name}: {schema} version {} is not {schema_version}; {redo}",
+                self.schema_version
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Parses an embedded TOML catalogue; `file` names it in errors (toml's message carries the line
+/// and column).
+pub fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| Error::Invalid(format!("{file}: {e}")))
+}
+
+/// The line (1-based) where `needle` first appears in `text`, for errors about a checked value.
+pub fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).unwrap_or(0)].lines().count() + 1
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
+/// With `overwrite` false an existing file is an error that says to pass `--force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
+    if !overwrite && path.exists() {
+        return Err(Error::Invalid(format!(
+            "{} exists; pass --force to overwrite it, or choose another name",
+            path.display()
+        )));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    // tempfile creates 0600; a report is an ordinary file others may read.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(io)?;
+    }
+    tmp.write_all(bytes).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_refuses_to_clobber() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/out.json");
+        write_atomic(&path, b"one", false).unwrap();
+        let err = write_atomic(&path, b"two", false).unwrap_err().to_string();
+        assert!(err.contains("--force"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one");
+        write_atomic(&path, b"two", true).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+    }
+}
