@@ -366,7 +366,7 @@ const ROTATE_BYTES: u64 = 256 * 1024 * 1024;
 const MAX_SETS: usize = 4;
 
 /// Bytes one point allocates: `sets` input pairs, one output at a time, and on the CPU the f32
-/// copies that half-precision GEMM widens to (shared/docs/measured.md: ~7× the bf16 size) or
+/// copies that half-precision GEMM widens to (data/docs/measured.md: ~7× the bf16 size) or
 /// the packed copy of B gpulab's f32 kernel makes (counted whichever kernel runs: a bound).
 pub fn bytes_needed(spec: DeviceSpec, dtype: DType, shape: MatmulShape, sets: usize) -> Bytes {
     let size = dtype.size_in_bytes() as u64;

@@ -60,7 +60,8 @@ pub struct Manifest {
 impl Manifest {
     /// The shipped manifest (checked by tests/labs.rs).
     pub fn shipped() -> Manifest {
-        toml::from_str(LABS_TOML).expect("labs/labs.toml is checked by tests")
+        crate::files::parse_toml(LABS_TOML, "labs/labs.toml")
+            .expect("labs/labs.toml is checked by tests")
     }
 
     /// A lab by "3", "03", a slug, or "next" (the first not done under `runs`).

@@ -1,7 +1,7 @@
 //! What the hardware could do at best, so every benchmark result can say how close it came.
 //!
 //! - CPU: *measured*, not read. /proc/cpuinfo's MHz is not the clock under load (this project's
-//!   2.6 GHz EPYC runs near 3.8 GHz under AVX load, shared/docs/measured.md), so we run a loop of
+//!   2.6 GHz EPYC runs near 3.8 GHz under AVX load, data/docs/measured.md), so we run a loop of
 //!   independent fused multiply-adds on every matmul thread at the widest vector width the CPU
 //!   has (AVX-512, AVX2+FMA, or whatever LLVM makes of it elsewhere) and count FLOP/s. 12
 //!   independent accumulators hide the FMA latency (4-5 cycles × 2 ports) so the loop is

@@ -351,165 +351,66 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dev = config.device.open()?;
-    if config.dtype == DType::BF16 {
-        if let Some(cap) = device::compute_cap(&dev) {
-            if !cap.supports_bf16() {
-                return Err(Error::Invalid(format!(
-                    "{} has compute capability {cap}, which has no bf16: use --dtype f32 or f16",
-                    config.device
-                )));
-            }
-        }
-    }
-    let estimate = rough_estimate(config);
-    if let Some(free) = device::free_memory(&dev) {
-        if estimate.0 > free.0 / 10 * 9 {
-            return Err(Error::Invalid(format!(
-                "{} with {} and {} needs roughly {estimate}, but {} has {free} free: lower the batch or the model size",
-                config.model.describe(),
-                crate::dtype::name(config.dtype),
-                config.optimizer.name(),
-                config.device
-            )));
-        }
-    }
+    preflight(config, &dev)?;
     let meter = Meter::new(&dev)?;
     let started = Instant::now();
-    // Warm-up: one untimed step first, so lazily created, then cached buffers (gemm's
-    // thread-local packing buffers, cuBLAS workspaces, loaded kernels) exist before the
-    // baseline and are not mistaken for the step's memory. What stays is reported on its own.
-    // gemm keeps one packing buffer per worker thread and grows it on first need; which worker
-    // runs which block varies from run to run, so one warm-up may leave a worker's buffer to grow
-    // inside the measured step. Warm up until two steps in a row leave nothing new behind (at
-    // most 6): one quiet step was not enough, a worker idle in it could still grow its buffer
-    // later (seen as a 1-in-6 flaky CNN validation).
-    let before_warmup = meter.current();
-    let mut quiet = 0;
-    for _ in 0..6 {
-        let before = meter.current();
-        warm_up(config, &dev)?;
-        dev.synchronize()?;
-        quiet = if meter.current().saturating_sub(before) < 4096 {
-            quiet + 1
-        } else {
-            0
-        };
-        if quiet == 2 {
-            break;
-        }
-    }
-    let workspace = Bytes(meter.current().saturating_sub(before_warmup));
+    let workspace = warm_until_quiet(config, &dev, &meter)?;
     let device_baseline = meter.baseline_device_use();
-    let base = meter.current();
-    let live = || Bytes(meter.current().saturating_sub(base));
-    let mut phases = Vec::new();
-    let run_phase = |phase: Phase, f: &mut dyn FnMut() -> Result<()>| -> Result<PhaseMemory> {
-        dev.synchronize()?;
-        let before = live();
-        meter.reset_peak();
-        let t = Instant::now();
-        f()?;
-        dev.synchronize()?;
-        Ok(PhaseMemory {
-            phase,
-            live_before: before,
-            live_after: live(),
-            peak: Bytes(meter.peak().saturating_sub(base)),
-            elapsed_s: t.elapsed().as_secs_f64(),
-        })
-    };
+    let mut rec = PhaseRecorder::new(&meter, &dev);
 
     let varmap = VarMap::new();
-    let mut model = None;
-    phases.push(run_phase(Phase::Weights, &mut || {
-        let vb = VarBuilder::from_varmap(&varmap, config.dtype, &dev);
-        model = Some(Model::build(&config.model, vb)?);
-        Ok(())
-    })?);
-    let model = model.expect("built in the weights phase");
+    let model = rec.run(Phase::Weights, || {
+        Model::build(
+            &config.model,
+            VarBuilder::from_varmap(&varmap, config.dtype, &dev),
+        )
+    })?;
     let vars = varmap.all_vars();
     let var_storages: HashMap<usize, u64> =
         vars.iter().map(|v| storage_span(v.as_tensor())).collect();
     let weights_bytes: u64 = var_storages.values().sum();
     let params: u64 = vars.iter().map(|v| v.elem_count() as u64).sum();
 
-    let mut opt = None;
-    phases.push(run_phase(Phase::OptimizerState, &mut || {
-        opt = Some(Opt::new(config.optimizer, vars.clone(), config.dtype)?);
-        Ok(())
-    })?);
-    let mut opt = opt.expect("built in the optimizer phase");
-    let optimizer_bytes = phases[1]
-        .live_after
-        .0
-        .saturating_sub(phases[1].live_before.0);
+    let mut opt = rec.run(Phase::OptimizerState, || {
+        Ok(Opt::new(config.optimizer, vars.clone(), config.dtype)?)
+    })?;
+    let optimizer_bytes = rec.last_growth();
 
-    let mut batch = None;
-    phases.push(run_phase(Phase::Batch, &mut || {
-        batch = Some(random_batch(&config.model, config.dtype, &dev)?);
-        Ok(())
-    })?);
-    let (x, y) = batch.expect("made in the batch phase");
+    let (x, y) = rec.run(Phase::Batch, || {
+        Ok(random_batch(&config.model, config.dtype, &dev)?)
+    })?;
     let batch_bytes = (x.elem_count() * x.dtype().size_in_bytes()
         + y.elem_count() * y.dtype().size_in_bytes()) as u64;
 
-    let mut loss = None;
-    phases.push(run_phase(Phase::Forward, &mut || {
-        loss = Some(model.loss(&x, &y)?);
-        Ok(())
-    })?);
-    let loss = loss.expect("computed in the forward phase");
+    let loss = rec.run(Phase::Forward, || Ok(model.loss(&x, &y)?))?;
     let loss_value = loss.to_dtype(DType::F32)?.to_scalar::<f32>()?;
-    let nodes = loss.sorted_nodes();
     let mut graph_exclude = var_storages.clone();
     // The batch is data, not an activation.
     graph_exclude.extend([storage_span(&x), storage_span(&y)]);
-    let activation_bytes = unique_bytes(
-        nodes.iter().copied().filter(|t| !t.is_variable()),
-        &graph_exclude,
-    );
-    drop(nodes);
+    let activation_bytes = {
+        let nodes = loss.sorted_nodes();
+        unique_bytes(
+            nodes.iter().copied().filter(|t| !t.is_variable()),
+            &graph_exclude,
+        )
+    };
 
-    let mut grads = None;
-    phases.push(run_phase(Phase::Backward, &mut || {
-        grads = Some(loss.backward()?);
-        Ok(())
-    })?);
-    let grads = grads.expect("computed in the backward phase");
-    let var_ids: std::collections::HashSet<_> = vars.iter().map(|v| v.as_tensor().id()).collect();
-    let grad_tensors: Vec<(bool, &Tensor)> = grads
-        .get_ids()
-        .filter_map(|id| grads.get_id(*id).map(|t| (var_ids.contains(id), t)))
-        .collect();
-    let none = HashMap::new();
-    let param_grad_bytes = unique_bytes(
-        grad_tensors.iter().filter(|(p, _)| *p).map(|(_, t)| *t),
-        &none,
-    );
-    let other_grad_bytes = unique_bytes(
-        grad_tensors.iter().filter(|(p, _)| !*p).map(|(_, t)| *t),
-        &none,
-    );
-    drop(grad_tensors);
+    let grads = rec.run(Phase::Backward, || Ok(loss.backward()?))?;
+    let (param_grad_bytes, other_grad_bytes) = gradient_bytes(&grads, &vars);
 
-    phases.push(run_phase(Phase::OptimizerStep, &mut || {
-        opt.step(&grads)?;
-        Ok(())
-    })?);
+    rec.run(Phase::OptimizerStep, || Ok(opt.step(&grads)?))?;
     // After the step: the gradients and the graph go; weights, state and batch stay. What
     // dropping the gradient store frees beyond the gradients themselves is the backward graph
     // that Candle's non-detached gradients keep alive (e.g. conv backward's inputs).
-    let mut held_grads = Some(grads);
-    let mut held_loss = Some(loss);
-    let mut grads_freed = 0u64;
-    phases.push(run_phase(Phase::AfterStep, &mut || {
-        let before = live();
-        drop(held_grads.take());
+    let grads_freed = rec.run(Phase::AfterStep, || {
+        let before = meter.current();
+        drop(grads);
         dev.synchronize()?;
-        grads_freed = before.0.saturating_sub(live().0);
-        drop(held_loss.take());
-        Ok(())
-    })?);
+        let freed = before.saturating_sub(meter.current());
+        drop(loss);
+        Ok(freed)
+    })?;
+    let phases = rec.phases;
 
     if !loss_value.is_finite() {
         return Err(Error::Invalid(format!(
@@ -549,6 +450,134 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
         per_param,
         elapsed_s: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Refuses, before anything is allocated, what cannot run: bf16 on a GPU without it, a step that
+/// would not fit in the device's free memory.
+fn preflight(config: &MeasureConfig, dev: &Device) -> Result<()> {
+    if config.dtype == DType::BF16 {
+        if let Some(cap) = device::compute_cap(dev) {
+            if !cap.supports_bf16() {
+                return Err(Error::Invalid(format!(
+                    "{} has compute capability {cap}, which has no bf16: use --dtype f32 or f16",
+                    config.device
+                )));
+            }
+        }
+    }
+    let estimate = rough_estimate(config);
+    if let Some(free) = device::free_memory(dev) {
+        if estimate.0 > free.0 / 10 * 9 {
+            return Err(Error::Invalid(format!(
+                "{} with {} and {} needs roughly {estimate}, but {} has {free} free: lower the batch or the model size",
+                config.model.describe(),
+                crate::dtype::name(config.dtype),
+                config.optimizer.name(),
+                config.device
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Untimed steps first, so lazily created, then cached buffers (gemm's thread-local packing
+/// buffers, cuBLAS workspaces, loaded kernels) exist before the baseline and are not mistaken for
+/// the step's memory; returns what they left behind for good.
+///
+/// gemm keeps one packing buffer per worker thread and grows it on first need; which worker runs
+/// which block varies from run to run, so one warm-up may leave a worker's buffer to grow inside
+/// the measured step. Warm up until two steps in a row leave nothing new behind (at most 6): one
+/// quiet step was not enough, a worker idle in it could still grow its buffer later (seen as a
+/// 1-in-6 flaky CNN validation).
+fn warm_until_quiet(config: &MeasureConfig, dev: &Device, meter: &Meter) -> Result<Bytes> {
+    let before_warmup = meter.current();
+    let mut quiet = 0;
+    for _ in 0..6 {
+        let before = meter.current();
+        warm_up(config, dev)?;
+        dev.synchronize()?;
+        quiet = if meter.current().saturating_sub(before) < 4096 {
+            quiet + 1
+        } else {
+            0
+        };
+        if quiet == 2 {
+            break;
+        }
+    }
+    Ok(Bytes(meter.current().saturating_sub(before_warmup)))
+}
+
+/// Runs the step's phases one by one, recording each one's live bytes before and after and its
+/// high-water mark, relative to the level when the recorder was made.
+struct PhaseRecorder<'a> {
+    meter: &'a Meter,
+    dev: &'a Device,
+    base: u64,
+    phases: Vec<PhaseMemory>,
+}
+
+impl<'a> PhaseRecorder<'a> {
+    fn new(meter: &'a Meter, dev: &'a Device) -> Self {
+        PhaseRecorder {
+            meter,
+            dev,
+            base: meter.current(),
+            phases: Vec::new(),
+        }
+    }
+
+    fn live(&self) -> Bytes {
+        Bytes(self.meter.current().saturating_sub(self.base))
+    }
+
+    /// Runs `phase` and hands back what it made.
+    fn run<T>(&mut self, phase: Phase, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        self.dev.synchronize()?;
+        let before = self.live();
+        self.meter.reset_peak();
+        let t = Instant::now();
+        let value = f()?;
+        self.dev.synchronize()?;
+        self.phases.push(PhaseMemory {
+            phase,
+            live_before: before,
+            live_after: self.live(),
+            peak: Bytes(self.meter.peak().saturating_sub(self.base)),
+            elapsed_s: t.elapsed().as_secs_f64(),
+        });
+        Ok(value)
+    }
+
+    /// Bytes the last phase left alive beyond what was there before it.
+    fn last_growth(&self) -> u64 {
+        self.phases
+            .last()
+            .map_or(0, |p| p.live_after.0.saturating_sub(p.live_before.0))
+    }
+}
+
+/// Bytes of the gradient store: (parameters' gradients, other leaves' gradients).
+fn gradient_bytes(
+    grads: &candle_core::backprop::GradStore,
+    vars: &[candle_core::Var],
+) -> (u64, u64) {
+    let var_ids: std::collections::HashSet<_> = vars.iter().map(|v| v.as_tensor().id()).collect();
+    let grad_tensors: Vec<(bool, &Tensor)> = grads
+        .get_ids()
+        .filter_map(|id| grads.get_id(*id).map(|t| (var_ids.contains(id), t)))
+        .collect();
+    let none = HashMap::new();
+    let of = |params: bool| {
+        unique_bytes(
+            grad_tensors
+                .iter()
+                .filter(|(p, _)| *p == params)
+                .map(|(_, t)| *t),
+            &none,
+        )
+    };
+    (of(true), of(false))
 }
 
 fn warm_up(config: &MeasureConfig, dev: &Device) -> Result<()> {

@@ -1,11 +1,11 @@
 //! The small models whose training step `measure` runs, standing for the course's training
-//! lessons (shared/docs/lessons.md): an MNIST-sized MLP (03/11), a GPT-style decoder (19/35,
+//! lessons (data/docs/lessons.md): an MNIST-sized MLP (03/11), a GPT-style decoder (19/35,
 //! 19/36, 07/14), and a small CNN (04/04). Shapes are parameters; defaults are small enough for
 //! a 2-core CPU.
 //!
 //! Written for training in Candle: layer norm, softmax and the loss use the composite ops that
 //! have a backward pass (candle-nn's fused LayerNorm and `softmax_last_dim` have none and would
-//! silently leave parameters without gradients; shared/docs/measured.md). The loss is computed
+//! silently leave parameters without gradients; data/docs/measured.md). The loss is computed
 //! in f32 whatever the model's dtype, because CPU reductions accumulate in the tensor's dtype.
 //!
 //! Parameter counts, with the formulas in [`ModelConfig::param_count`]:
@@ -469,7 +469,7 @@ mod tests {
 
     #[test]
     fn gpt2_small_count_matches_the_course() {
-        // lessons.md: GPT-2 small with an untied head is 163,037,184 parameters.
+        // data/docs/lessons.md: GPT-2 small with an untied head is 163,037,184 parameters.
         let config = ModelConfig {
             vocab: 50257,
             d_model: 768,

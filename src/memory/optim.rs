@@ -102,7 +102,7 @@ pub enum Opt {
 
 impl Opt {
     /// Builds `kind` over `vars`. f16's AdamW gets eps 1e-4: the default 1e-8 rounds to 0 in f16
-    /// and gives NaN from the second step (shared/docs/measured.md).
+    /// and gives NaN from the second step (data/docs/measured.md).
     pub fn new(kind: OptimizerKind, vars: Vec<Var>, dtype: DType) -> candle_core::Result<Opt> {
         let lr = 1e-3;
         Ok(match kind {

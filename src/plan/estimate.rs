@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::units::Bytes;
 
 /// Typical CUDA context + library workspace with lazy loading (CUDA ≥ 12.2): 300-600 MiB on
-/// current GPUs (memory-anchors.md §4: 555 MiB on an RTX PRO 6000, 107 MiB on a 4060 Ti, more
+/// current GPUs (data/docs/memory.md: 555 MiB on an RTX PRO 6000, 107 MiB on a 4060 Ti, more
 /// without lazy loading). A round 500 MiB until measured.
 pub const CUDA_CONTEXT_TYPICAL: Bytes = Bytes(500 * 1024 * 1024);
 

@@ -84,14 +84,10 @@ impl Catalog {
 
     /// Parses and validates catalog text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Catalog> {
-        let parsed: CatalogFile =
-            toml::from_str(text).map_err(|e| Error::Invalid(format!("{file}: {e}")))?;
+        let parsed: CatalogFile = crate::files::parse_toml(text, file)?;
         let mut seen = std::collections::HashSet::new();
         for g in &parsed.gpu {
-            let line = text[..text.find(&format!("id = \"{}\"", g.id)).unwrap_or(0)]
-                .lines()
-                .count()
-                + 1;
+            let line = crate::files::line_of(text, &format!("id = \"{}\"", g.id));
             let bad = |field: &str, why: &str| {
                 Error::Invalid(format!(
                     "{file}:{line}: gpu {:?}, field `{field}`: {why}",

@@ -39,7 +39,7 @@ pub struct Workload {
     /// For recipes: the lesson that describes them.
     #[serde(default)]
     pub lesson: Option<String>,
-    /// Architecture kind as lessons.md names it.
+    /// Architecture kind as the lesson names it.
     pub kind: String,
     /// Parameters.
     pub params: u64,
@@ -113,13 +113,10 @@ struct File {
 
 /// Parses and validates workload TOML; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Workload>> {
-    let parsed: File = toml::from_str(text).map_err(|e| Error::Invalid(format!("{file}: {e}")))?;
+    let parsed: File = crate::files::parse_toml(text, file)?;
     let mut seen = std::collections::HashSet::new();
     for w in &parsed.workload {
-        let line = text[..text.find(&format!("id = \"{}\"", w.id)).unwrap_or(0)]
-            .lines()
-            .count()
-            + 1;
+        let line = crate::files::line_of(text, &format!("id = \"{}\"", w.id));
         let bad = |field: &str, why: &str| {
             Error::Invalid(format!(
                 "{file}:{line}: workload {:?}, field `{field}`: {why}",

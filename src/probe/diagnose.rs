@@ -133,7 +133,7 @@ pub struct Diagnosis {
 
 /// Relative gap allowed between nvidia-smi's and CUDA's memory totals. The CUDA-visible total is
 /// the nvidia-smi total less the driver's reserve: 0.6 % on an H100 (81559 vs 479 MiB reserved),
-/// 2.4 % on an L4 (23034 MiB vs 22478 MiB), per probe-bench-anchors.md §3.
+/// 2.4 % on an L4 (23034 MiB vs 22478 MiB), per data/docs/gpu-probe.md.
 pub const MEMORY_TOLERANCE: f64 = 0.06;
 
 /// Free memory below this share of the total means someone else is using the GPU.

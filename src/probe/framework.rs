@@ -21,7 +21,7 @@ pub struct CudaProblem {
     pub message: String,
 }
 
-/// The causes a learner can act on. See shared/docs/probe-bench-anchors.md §6 for the issues
+/// The causes a learner can act on. See data/docs/gpu-probe.md for the issues
 /// each one comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn classifies_recorded_candle_errors() {
-        // Texts as users pasted them; see probe-bench-anchors.md §6 for the issue numbers.
+        // Texts as users pasted them; see data/docs/gpu-probe.md for the issue numbers.
         let cases = [
             ("DriverError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, \"the provided PTX was compiled with an unsupported toolchain.\") when loading cast_u32_f32", CudaErrorKind::UnsupportedPtx),
             ("DriverError(CUDA_ERROR_NOT_FOUND, \"named symbol not found\") when loading cast_f32_bf16", CudaErrorKind::MissingKernel),
