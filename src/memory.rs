@@ -6,6 +6,7 @@
 pub mod alloc;
 pub mod calibration;
 pub mod export;
+pub mod formulas;
 pub mod measure;
 pub mod models;
 pub mod optim;

@@ -51,10 +51,14 @@ impl MeasureReport {
 /// half precision is taught as mixed precision, 2 + 2 + a 4-byte fp32 master copy + 4 per
 /// state, which gives ZeRO's 16 B/param for Adam (Rajbhandari et al. 2020, §3.1).
 pub fn textbook_bytes_per_param(dtype: DType, optimizer: OptimizerKind) -> f64 {
-    // Both come to 8 + 4 per state: f32 spends the bytes on full-width weights and gradients,
-    // mixed precision on the fp32 master copy.
-    let _ = dtype;
-    8.0 + 4.0 * optimizer.states_per_param() as f64
+    // f32 spends the bytes on full-width weights and gradients, 16-bit training (mixed precision)
+    // on the fp32 master copy: both come to 8 + 4 per state.
+    let precision = match dtype {
+        DType::F32 => crate::memory::formulas::Precision::F32,
+        DType::F16 => crate::memory::formulas::Precision::F16,
+        _ => crate::memory::formulas::Precision::Bf16,
+    };
+    crate::memory::formulas::textbook_state_bytes(precision, optimizer.states_per_param()).total()
 }
 
 /// Measured weights + gradients + optimizer state, per parameter.

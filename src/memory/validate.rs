@@ -273,10 +273,15 @@ pub fn shapes(family: Family) -> (Vec<ModelConfig>, Vec<ModelConfig>) {
 }
 
 fn textbook(m: &ModelConfig) -> Bytes {
-    let states = 16 * m.param_count();
+    // The validation steps are f32 AdamW.
+    let per = crate::memory::formulas::textbook_state_bytes(
+        crate::memory::formulas::Precision::F32,
+        OptimizerKind::Adamw.states_per_param(),
+    );
+    let states = (per.total() * m.param_count() as f64) as u64;
     let activations = match m.family {
         Family::Gpt => {
-            let shape = crate::plan::estimate::TransformerShape {
+            let shape = crate::memory::formulas::TransformerShape {
                 layers: m.layers as u64,
                 hidden: m.d_model as u64,
                 heads: m.heads as u64,
@@ -284,7 +289,7 @@ fn textbook(m: &ModelConfig) -> Bytes {
                 seq_len: m.seq_len as u64,
                 vocab: m.vocab as u64,
             };
-            crate::plan::estimate::transformer_activations(&shape, m.batch as u64, 4.0, false)
+            crate::memory::formulas::transformer_activations(&shape, m.batch as u64, 4.0, false)
                 as u64
         }
         // Every layer's output kept once, in f32.

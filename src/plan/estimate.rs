@@ -24,12 +24,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::memory::formulas::textbook_state_bytes;
+pub use crate::memory::formulas::{
+    kv_cache, lora_params, transformer_activations, Precision, TransformerShape,
+    CUDA_CONTEXT_TYPICAL,
+};
 use crate::units::Bytes;
-
-/// Typical CUDA context + library workspace with lazy loading (CUDA ≥ 12.2): 300-600 MiB on
-/// current GPUs (data/docs/memory.md: 555 MiB on an RTX PRO 6000, 107 MiB on a 4060 Ti, more
-/// without lazy loading). A round 500 MiB until measured.
-pub const CUDA_CONTEXT_TYPICAL: Bytes = Bytes(500 * 1024 * 1024);
 
 /// Parses a parameter count: `7B`, `124M`, `1.5k`, `11_181_642`, `7e9`.
 pub fn parse_count(text: &str) -> Result<u64> {
@@ -93,75 +93,6 @@ pub enum Mode {
     Inference,
 }
 
-/// Numeric format of the weights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Precision {
-    /// 32-bit float everywhere.
-    F32,
-    /// 16-bit weights and activations (fp16 or bf16), fp32 master copy when training.
-    Half,
-    /// 4-bit NF4 frozen base (QLoRA); adapters in 16-bit.
-    Nf4,
-}
-
-impl Precision {
-    /// Parses f32 / fp32, f16 / bf16 / fp16 / half, nf4 / 4bit.
-    pub fn parse(text: &str) -> Result<Precision> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "f32" | "fp32" | "float32" => Ok(Precision::F32),
-            "f16" | "fp16" | "bf16" | "half" => Ok(Precision::Half),
-            "nf4" | "4bit" | "int4" => Ok(Precision::Nf4),
-            other => Err(Error::Invalid(format!(
-                "unknown precision {other:?}: use f32, bf16, f16 or nf4"
-            ))),
-        }
-    }
-
-    /// Bytes per weight.
-    pub fn weight_bytes(self) -> f64 {
-        match self {
-            Precision::F32 => 4.0,
-            Precision::Half => 2.0,
-            // NF4 plus double-quantised block constants (~0.127 bits/param).
-            Precision::Nf4 => 0.5 + 0.127 / 8.0,
-        }
-    }
-
-    /// Bytes per activation value.
-    pub fn activation_bytes(self) -> f64 {
-        match self {
-            Precision::F32 => 4.0,
-            _ => 2.0,
-        }
-    }
-}
-
-/// A transformer's shape, for activations and the KV cache.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct TransformerShape {
-    /// Layers L.
-    pub layers: u64,
-    /// Hidden size h (d_model).
-    pub hidden: u64,
-    /// Attention heads a.
-    pub heads: u64,
-    /// Key/value heads (GQA); equal to heads for classic attention.
-    pub kv_heads: u64,
-    /// Sequence length s.
-    pub seq_len: u64,
-    /// Vocabulary V.
-    pub vocab: u64,
-}
-
-impl TransformerShape {
-    /// Parameters of a GPT-style decoder with this shape (untied head, learned positions).
-    pub fn params(&self) -> u64 {
-        let (v, d, s, l) = (self.vocab, self.hidden, self.seq_len, self.layers);
-        v * d + s * d + l * (12 * d * d + 13 * d) + 2 * d + d * v
-    }
-}
-
 /// Everything that shapes an estimate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EstimateInput {
@@ -198,7 +129,7 @@ impl EstimateInput {
             shape: None,
             batch: 1,
             mode: Mode::Train,
-            precision: Precision::Half,
+            precision: Precision::Bf16,
             optimizer_states: 2,
             lora_rank: None,
             checkpointing: false,
@@ -272,62 +203,13 @@ pub struct MeasuredPerParam {
     pub step_temporaries: f64,
 }
 
-/// LoRA adapters on q and v of every layer: 2 matrices × r·(d + d) per layer.
-pub fn lora_params(shape: &TransformerShape, rank: u64) -> u64 {
-    shape.layers * 2 * rank * (shape.hidden + shape.hidden)
-}
-
-/// Korthikanti et al. 2022, eq. 2: bytes of activations per layer with 16-bit values and no
-/// recomputation: `s·b·h·(34 + 5·a·s/h)`; scaled ×2 for f32. With full checkpointing, each layer
-/// keeps only its 16-bit input `2·s·b·h` (one layer's full activations are recomputed at a time).
-pub fn transformer_activations(
-    shape: &TransformerShape,
-    batch: u64,
-    value_bytes: f64,
-    checkpointing: bool,
-) -> f64 {
-    let (s, b, h, a, l) = (
-        shape.seq_len as f64,
-        batch as f64,
-        shape.hidden as f64,
-        shape.heads as f64,
-        shape.layers as f64,
-    );
-    let per_layer = s * b * h * (34.0 + 5.0 * a * s / h) * value_bytes / 2.0;
-    if checkpointing {
-        l * s * b * h * value_bytes + per_layer
-    } else {
-        l * per_layer
-    }
-}
-
-/// KV cache bytes for inference at the full sequence length.
-pub fn kv_cache(shape: &TransformerShape, batch: u64, value_bytes: f64) -> f64 {
-    let head_dim = shape.hidden as f64 / shape.heads as f64;
-    2.0 * shape.layers as f64
-        * shape.kv_heads as f64
-        * head_dim
-        * shape.seq_len as f64
-        * batch as f64
-        * value_bytes
-}
-
 /// ZeRO model states per GPU (bytes): weights, gradients, optimizer state.
 pub fn zero_model_states(input: &EstimateInput, trainable: u64) -> (f64, f64, f64) {
     let n = input.gpus.max(1) as f64;
     let psi = input.params as f64;
     let t = trainable as f64;
-    let (w_bytes, g_bytes, k) = match input.precision {
-        Precision::F32 => (4.0, 4.0, 4.0 * input.optimizer_states as f64),
-        // Mixed precision keeps an fp32 master copy (4) plus fp32 states.
-        Precision::Half => (2.0, 2.0, 4.0 + 4.0 * input.optimizer_states as f64),
-        // QLoRA: the frozen base is NF4; adapters train in mixed precision.
-        Precision::Nf4 => (
-            input.precision.weight_bytes(),
-            2.0,
-            4.0 + 4.0 * input.optimizer_states as f64,
-        ),
-    };
+    let per = textbook_state_bytes(input.precision, input.optimizer_states);
+    let (w_bytes, g_bytes, k) = (per.weights, per.gradients, per.optimizer);
     let mut weights = psi * w_bytes;
     if input.precision == Precision::Nf4 {
         // Adapters are kept in 16-bit next to the 4-bit base.
@@ -541,8 +423,8 @@ pub fn measured_from(
     use candle_core::DType;
     let dtype = match precision {
         Precision::F32 => DType::F32,
-        Precision::Half => DType::BF16,
-        Precision::Nf4 => return None,
+        Precision::Bf16 | Precision::F16 => DType::BF16,
+        Precision::Nf4 | Precision::F64 => return None,
     };
     let mut entries: Vec<&crate::memory::calibration::Entry> = cal
         .entries
@@ -615,8 +497,9 @@ pub fn render(e: &Estimate, calibration_note: &str) -> String {
             Mode::Inference => "inference",
         },
         match i.precision {
+            Precision::F64 => "f64",
             Precision::F32 => "f32",
-            Precision::Half => "16-bit (mixed precision)",
+            Precision::F16 | Precision::Bf16 => "16-bit (mixed precision)",
             Precision::Nf4 => "NF4 base (QLoRA)",
         },
         i.lora_rank

@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::estimate::CUDA_CONTEXT_TYPICAL;
+use crate::memory::formulas::CUDA_CONTEXT_TYPICAL;
 use crate::plan::gpus::{Catalog, GpuSpec};
 use crate::plan::lessons::{RunMode, Workload};
 use crate::units::Bytes;
@@ -225,8 +225,8 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
         w.trainable_params
             .map(|t| format!(" ({t} trainable)"))
             .unwrap_or_default(),
-        w.dtype,
-        w.optimizer,
+        w.dtype.name(),
+        w.optimizer.map_or("no optimizer", |o| o.name()),
         w.batch,
         w.mode,
         w.note
@@ -310,41 +310,27 @@ impl WorkloadMemory {
     }
 }
 
-fn value_bytes(dtype: &str) -> f64 {
-    match dtype {
-        "f64" => 8.0,
-        "f32" => 4.0,
-        "nf4" => 0.5 + 0.127 / 8.0,
-        _ => 2.0,
-    }
-}
-
-fn states(optimizer: &str) -> f64 {
-    match optimizer {
-        "adamw" => 2.0,
-        "momentum" => 1.0,
-        _ => 0.0,
-    }
-}
-
 /// The memory model (see the module docs).
 pub fn memory(w: &Workload) -> WorkloadMemory {
-    let vb = value_bytes(&w.dtype);
-    let act_bytes = if w.dtype == "nf4" { 2.0 } else { vb };
+    use crate::memory::formulas::{textbook_state_bytes, Precision};
+    let vb = w.dtype.weight_bytes();
+    let act_bytes = w.dtype.activation_bytes();
     let trains = matches!(w.mode, RunMode::Train | RunMode::LoraTrain);
     let trainable = w.trainable_params.unwrap_or(w.params) as f64;
+    let states = w.optimizer.map_or(0, |o| o.states_per_param());
+    let per = textbook_state_bytes(w.dtype, states);
     let mut weights = (w.params + w.extra_params) as f64 * vb;
-    if w.dtype == "nf4" {
+    if w.dtype == Precision::Nf4 {
+        // QLoRA keeps its adapters in 16-bit beside the 4-bit base.
         weights += trainable * 2.0;
     }
-    let half = matches!(w.dtype.as_str(), "f16" | "bf16" | "nf4");
     let gradients = match w.mode {
-        RunMode::Train | RunMode::LoraTrain => trainable * act_bytes,
+        RunMode::Train | RunMode::LoraTrain => trainable * per.gradients,
         RunMode::ForwardBackward => w.params as f64 * vb,
         _ => 0.0,
     };
     let optimizer_state = if trains {
-        trainable * (if half { 4.0 } else { 0.0 } + 4.0 * states(&w.optimizer))
+        trainable * per.optimizer
     } else {
         0.0
     };
@@ -354,7 +340,7 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
     );
     let (activations, source) = match (w.layers, w.d_model, w.heads, w.seq_len) {
         (Some(l), Some(d), Some(h), Some(s)) => {
-            let shape = crate::plan::estimate::TransformerShape {
+            let shape = crate::memory::formulas::TransformerShape {
                 layers: l,
                 hidden: d,
                 heads: h,
@@ -362,7 +348,7 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
                 seq_len: s,
                 vocab: w.vocab.unwrap_or(0),
             };
-            let full = crate::plan::estimate::transformer_activations(
+            let full = crate::memory::formulas::transformer_activations(
                 &shape,
                 w.batch,
                 act_bytes,
@@ -462,7 +448,7 @@ pub struct Verdict {
 pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
     let mem = memory(w);
     let total_flops = flops(w);
-    let half = matches!(w.dtype.as_str(), "f16" | "bf16" | "nf4");
+    let half = w.dtype.is_half();
     let cells: Vec<Cell> = targets
         .iter()
         .map(|t| {
@@ -470,7 +456,7 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
             // a lesson whose code trains nothing has nothing to run.
             let runnable = w.mode != RunMode::None
                 && !(t.gpu && w.cpu_only)
-                && !(w.dtype == "f16"
+                && !(w.dtype == crate::memory::formulas::Precision::F16
                     && !t.gpu
                     && w.kind == "diffusion-unet"
                     && w.mode == RunMode::Inference);
@@ -486,7 +472,14 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                 CPU_EFFICIENCY
             };
             // f64 NumPy code runs at roughly half the f32 rate.
-            let rate = throughput * efficiency * if w.dtype == "f64" { 0.5 } else { 1.0 } * 1e9;
+            let rate = throughput
+                * efficiency
+                * if w.dtype == crate::memory::formulas::Precision::F64 {
+                    0.5
+                } else {
+                    1.0
+                }
+                * 1e9;
             let hours = if rate > 0.0 {
                 total_flops / rate / 3600.0
             } else {

@@ -69,10 +69,11 @@ pub struct Workload {
     /// Vocabulary.
     #[serde(default)]
     pub vocab: Option<u64>,
-    /// f32, f64, f16, bf16, nf4.
-    pub dtype: String,
-    /// sgd, momentum, adamw, none.
-    pub optimizer: String,
+    /// f32, f64, f16, bf16 (mixed precision: the lessons run PyTorch), nf4.
+    pub dtype: crate::memory::formulas::Precision,
+    /// sgd, momentum, adamw, or none (no training).
+    #[serde(with = "optimizer_or_none")]
+    pub optimizer: Option<crate::memory::optim::OptimizerKind>,
     /// What the run does.
     pub mode: RunMode,
     /// Steps (or passes) of one full run.
@@ -105,6 +106,31 @@ pub struct Workload {
     pub source: String,
 }
 
+/// serde for a lesson's optimizer: "sgd", "momentum", "adamw", or "none".
+mod optimizer_or_none {
+    use crate::memory::optim::OptimizerKind;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(o: &Option<OptimizerKind>, s: S) -> Result<S::Ok, S::Error> {
+        match o {
+            Some(kind) => kind.serialize(s),
+            None => s.serialize_str("none"),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OptimizerKind>, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "none" => Ok(None),
+            "sgd" => Ok(Some(OptimizerKind::Sgd)),
+            "momentum" => Ok(Some(OptimizerKind::Momentum)),
+            "adamw" => Ok(Some(OptimizerKind::Adamw)),
+            other => Err(serde::de::Error::custom(format!(
+                "unknown optimizer {other:?}: use sgd, momentum, adamw or none"
+            ))),
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -131,12 +157,6 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Workload>> {
         }
         if w.batch == 0 {
             return Err(bad("batch", "must be at least 1"));
-        }
-        if !["f32", "f64", "f16", "bf16", "nf4"].contains(&w.dtype.as_str()) {
-            return Err(bad("dtype", "must be f32, f64, f16, bf16 or nf4"));
-        }
-        if !["sgd", "momentum", "adamw", "none"].contains(&w.optimizer.as_str()) {
-            return Err(bad("optimizer", "must be sgd, momentum, adamw or none"));
         }
         if w.trainable_params.is_some_and(|t| t > w.params) {
             return Err(bad("trainable_params", "cannot exceed params"));
