@@ -178,11 +178,12 @@ pub struct Correctness {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PointResult {
     /// "cpu" or "cuda:N".
-    pub device: String,
+    pub device: DeviceSpec,
     /// CPU model or GPU name.
     pub device_name: String,
     /// "f32", "f16", "bf16".
-    pub dtype: String,
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
     /// The shape.
     pub shape: MatmulShape,
     /// Outcome.
@@ -225,9 +226,10 @@ pub struct PointResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Speedup {
     /// The faster device.
-    pub device: String,
+    pub device: DeviceSpec,
     /// dtype.
-    pub dtype: String,
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
     /// Shape.
     pub shape: MatmulShape,
     /// CPU median time / device median time, with its interquartile spread.
@@ -336,9 +338,9 @@ fn skipped(
     reason: String,
 ) -> PointResult {
     PointResult {
-        device: spec.to_string(),
+        device: spec,
         device_name: name.to_string(),
-        dtype: crate::dtype::name(dtype).into(),
+        dtype,
         shape,
         status: PointStatus::Skipped,
         reason: Some(reason),
@@ -641,9 +643,9 @@ pub fn check_sampled(a: &Tensor, b: &Tensor, c: &Tensor, dtype: DType) -> Result
 /// Speedups of every non-CPU result over the CPU result of the same shape and dtype.
 pub fn speedups(results: &[PointResult]) -> Vec<Speedup> {
     let mut out = Vec::new();
-    for r in results.iter().filter(|r| r.device != "cpu") {
+    for r in results.iter().filter(|r| r.device != DeviceSpec::Cpu) {
         let cpu = results.iter().find(|c| {
-            c.device == "cpu"
+            c.device == DeviceSpec::Cpu
                 && c.dtype == r.dtype
                 && c.shape == r.shape
                 && c.status == PointStatus::Ok
@@ -652,7 +654,7 @@ pub fn speedups(results: &[PointResult]) -> Vec<Speedup> {
             if let (Some(slow), Some(fast)) = (&cpu.time, &r.time) {
                 if let Some(ratio) = Ratio::speedup(slow, fast) {
                     out.push(Speedup {
-                        device: r.device.clone(),
+                        device: r.device,
                         dtype: r.dtype.clone(),
                         shape: r.shape,
                         ratio,
@@ -774,7 +776,7 @@ mod tests {
     #[test]
     fn speedup_pairs_equal_points_only() {
         let mk = |device: &str, n: usize, t: f64| PointResult {
-            device: device.into(),
+            device: DeviceSpec::parse(device).unwrap(),
             status: PointStatus::Ok,
             time: Summary::of(&[t, t * 1.1, t * 0.9]),
             ..skipped(

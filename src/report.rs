@@ -180,16 +180,20 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
     let best_speedup = bench
         .speedups
         .iter()
-        .filter(|s| s.dtype == "f32")
+        .filter(|s| s.dtype == candle_core::DType::F32)
         .max_by_key(|s| s.shape.m * s.shape.k * s.shape.n);
     let cpu_largest = bench
         .results
         .iter()
-        .filter(|r| r.device == "cpu" && r.dtype == "f32" && r.status == PointStatus::Ok)
+        .filter(|r| {
+            r.device == crate::probe::device::DeviceSpec::Cpu
+                && r.dtype == candle_core::DType::F32
+                && r.status == PointStatus::Ok
+        })
         .max_by_key(|r| r.shape.m * r.shape.k * r.shape.n);
     let (bench_size, cpu_time_s, gpu_time_s, speedup) = match best_speedup {
         Some(s) => {
-            let time = |device: &str| {
+            let time = |device: crate::probe::device::DeviceSpec| {
                 bench
                     .results
                     .iter()
@@ -198,8 +202,8 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
             };
             (
                 Some(s.shape.to_string()),
-                time("cpu"),
-                time(&s.device),
+                time(crate::probe::device::DeviceSpec::Cpu),
+                time(s.device),
                 Some((s.ratio.median, s.ratio.low, s.ratio.high)),
             )
         }
@@ -660,7 +664,10 @@ pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> Stri
         r.bench
             .results
             .iter()
-            .filter(|x| x.device == "cpu" && x.dtype == "f32")
+            .filter(|x| {
+                x.device == crate::probe::device::DeviceSpec::Cpu
+                    && x.dtype == candle_core::DType::F32
+            })
             .filter_map(|x| x.gflops)
             .fold(0f64, f64::max)
     };

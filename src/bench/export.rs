@@ -57,8 +57,8 @@ fn row(r: &PointResult) -> Vec<String> {
         _ => status,
     };
     vec![
-        r.device.clone(),
-        r.dtype.clone(),
+        r.device.to_string(),
+        crate::dtype::name(r.dtype).to_string(),
         r.shape.to_string(),
         opt(r.time, |t| ms(t.median)),
         opt(r.time, |t| format!("{}…{}", ms(t.min), ms(t.max))),
@@ -79,8 +79,8 @@ pub fn speedup_table(report: &BenchReport) -> Table {
     );
     for s in &report.speedups {
         t.push(vec![
-            s.device.clone(),
-            s.dtype.clone(),
+            s.device.to_string(),
+            crate::dtype::name(s.dtype).to_string(),
             s.shape.to_string(),
             format!("{:.1}×", s.ratio.median),
             format!("{:.1}×…{:.1}×", s.ratio.low, s.ratio.high),
@@ -127,9 +127,9 @@ pub fn to_csv(report: &BenchReport) -> String {
     for r in &report.results {
         let time = r.time;
         t.push(vec![
-            r.device.clone(),
+            r.device.to_string(),
             r.device_name.clone(),
-            r.dtype.clone(),
+            crate::dtype::name(r.dtype).to_string(),
             r.shape.m.to_string(),
             r.shape.k.to_string(),
             r.shape.n.to_string(),
@@ -226,7 +226,7 @@ pub fn to_text(report: &BenchReport, naive: bool) -> String {
                     out,
                     "  {} {} {}: cold {} ms vs median {} ms ({:.1}× slower cold)",
                     r.device,
-                    r.dtype,
+                    crate::dtype::name(r.dtype),
                     r.shape,
                     ms(cold),
                     ms(t.median),
@@ -255,7 +255,7 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
         .iter()
         .filter(|r| r.status == PointStatus::Ok)
     {
-        let label = format!("{} {}", r.device, r.dtype);
+        let label = format!("{} {}", r.device, crate::dtype::name(r.dtype));
         let x = (r.shape.m as f64 * r.shape.k as f64 * r.shape.n as f64).cbrt();
         let point = (x, r.gflops.unwrap_or(0.0));
         match lines.iter_mut().find(|s| s.label == label) {
@@ -268,7 +268,7 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
     }
     let mut speed: Vec<Series> = Vec::new();
     for s in &report.speedups {
-        let label = format!("{} {} over cpu", s.device, s.dtype);
+        let label = format!("{} {} over cpu", s.device, crate::dtype::name(s.dtype));
         let x = (s.shape.m as f64 * s.shape.k as f64 * s.shape.n as f64).cbrt();
         match speed.iter_mut().find(|l| l.label == label) {
             Some(l) => l.points.push((x, s.ratio.median)),
@@ -311,9 +311,9 @@ mod tests {
     fn fixed() -> BenchReport {
         let time = Summary::of(&[0.010, 0.011, 0.012, 0.0105]).unwrap();
         let point = |device: &str, t: Summary| PointResult {
-            device: device.into(),
+            device: crate::probe::device::DeviceSpec::parse(device).unwrap(),
             device_name: "X".into(),
-            dtype: "f32".into(),
+            dtype: candle_core::DType::F32,
             shape: MatmulShape::square(1024),
             status: PointStatus::Ok,
             reason: None,
@@ -354,8 +354,8 @@ mod tests {
             cpu_peak: None,
             results: vec![point("cpu", time)],
             speedups: vec![Speedup {
-                device: "cuda:0".into(),
-                dtype: "f32".into(),
+                device: crate::probe::device::DeviceSpec::Cuda(0),
+                dtype: candle_core::DType::F32,
                 shape: MatmulShape::square(1024),
                 ratio: Ratio {
                     median: 40.0,

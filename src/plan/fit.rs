@@ -164,10 +164,9 @@ pub fn this_cpu() -> Target {
 /// there is one, else the best CPU f32 point (10 GFLOP/s if the bench measured none).
 pub fn cpu_from_bench(report: &crate::bench::BenchReport) -> Target {
     let cpu_f32 = || {
-        report
-            .results
-            .iter()
-            .filter(|r| r.device == "cpu" && r.dtype == "f32")
+        report.results.iter().filter(|r| {
+            r.device == crate::probe::device::DeviceSpec::Cpu && r.dtype == candle_core::DType::F32
+        })
     };
     let gflops = cpu_f32()
         .find(|r| r.shape == crate::bench::MatmulShape::square(512))

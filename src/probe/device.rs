@@ -8,8 +8,8 @@ use crate::error::{Error, Result};
 use crate::probe::cuda;
 use crate::units::Bytes;
 
-/// Where to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where to run. Written in files as its name ("cpu", "cuda:0").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DeviceSpec {
     /// The host CPU.
     Cpu,
@@ -45,6 +45,32 @@ impl DeviceSpec {
             DeviceSpec::Cpu => Device::Cpu,
             DeviceSpec::Cuda(n) => Device::new_cuda(n)?,
         })
+    }
+}
+
+impl Serialize for DeviceSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for DeviceSpec {
+    /// Reads "cpu" / "cuda:N", and the forms files written before this one used ("Cpu",
+    /// `{"Cuda": N}`).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Name(String),
+            Old {
+                #[serde(rename = "Cuda")]
+                cuda: usize,
+            },
+        }
+        match Form::deserialize(d)? {
+            Form::Name(name) => DeviceSpec::parse(&name).map_err(serde::de::Error::custom),
+            Form::Old { cuda } => Ok(DeviceSpec::Cuda(cuda)),
+        }
     }
 }
 
@@ -99,6 +125,16 @@ mod tests {
         assert!(DeviceSpec::parse("tpu").is_err());
         assert!(DeviceSpec::parse("cuda:x").is_err());
         assert_eq!(DeviceSpec::Cuda(2).to_string(), "cuda:2");
+        let json = serde_json::to_string(&DeviceSpec::Cuda(1)).unwrap();
+        assert_eq!(json, "\"cuda:1\"");
+        for old in ["\"Cpu\"", "\"cpu\""] {
+            assert_eq!(
+                serde_json::from_str::<DeviceSpec>(old).unwrap(),
+                DeviceSpec::Cpu
+            );
+        }
+        let old: DeviceSpec = serde_json::from_str("{\"Cuda\": 3}").unwrap();
+        assert_eq!(old, DeviceSpec::Cuda(3));
     }
 
     #[test]
