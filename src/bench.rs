@@ -655,7 +655,7 @@ pub fn speedups(results: &[PointResult]) -> Vec<Speedup> {
                 if let Some(ratio) = Ratio::speedup(slow, fast) {
                     out.push(Speedup {
                         device: r.device,
-                        dtype: r.dtype.clone(),
+                        dtype: r.dtype,
                         shape: r.shape,
                         ratio,
                     });

@@ -377,7 +377,7 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     let optimizer_bytes = rec.last_growth();
 
     let (x, y) = rec.run(Phase::Batch, || {
-        Ok(random_batch(&config.model, config.dtype, &dev)?)
+        random_batch(&config.model, config.dtype, &dev)
     })?;
     let batch_bytes = (x.elem_count() * x.dtype().size_in_bytes()
         + y.elem_count() * y.dtype().size_in_bytes()) as u64;
