@@ -199,3 +199,34 @@ pub fn kv_cache(shape: &TransformerShape, batch: u64, value_bytes: f64) -> f64 {
         * batch as f64
         * value_bytes
 }
+
+/// A rough upper estimate of one step's bytes, used only to refuse what cannot fit before
+/// starting: parameters × (weights + grads + state), plus activations at ~40 values per hidden
+/// unit and sample (GPT adds the attention matrices, per head and layer).
+pub fn rough_step_bytes(config: &crate::memory::measure::MeasureConfig) -> Bytes {
+    let m = &config.model;
+    let size = config.dtype.size_in_bytes() as u64;
+    let params = m.param_count();
+    let states = 2 + config.optimizer.states_per_param();
+    let b = m.batch as u64;
+    let activations = match m.family {
+        crate::memory::models::Family::Mlp => {
+            b * (m.mlp_input as u64 + m.mlp_hidden.iter().sum::<usize>() as u64) * 8
+        }
+        crate::memory::models::Family::Gpt => {
+            let (s, d, l, h) = (
+                m.seq_len as u64,
+                m.d_model as u64,
+                m.layers as u64,
+                m.heads as u64,
+            );
+            b * s * (l * (40 * d + 6 * h * s) + 4 * m.vocab as u64)
+        }
+        crate::memory::models::Family::Cnn => {
+            let px = (m.image_size * m.image_size) as u64;
+            b * px * (3 + 6 * m.channels[0] as u64 + 2 * m.channels[1] as u64)
+        }
+    };
+    // Gradients of intermediates roughly double the activations.
+    Bytes(params * states * size + 2 * activations * size.max(4))
+}

@@ -1,0 +1,79 @@
+//! Tests of `fit.rs`, kept apart so the module reads as code.
+use super::*;
+use crate::plan::lessons::{find, shipped};
+
+fn fixed_targets() -> Vec<Target> {
+    let catalog = Catalog::shipped();
+    let mut t = vec![Target {
+        name: "cpu".into(),
+        memory: Bytes(16 << 30),
+        gflops_f32: 100.0,
+        gflops_half: 100.0,
+        gpu: false,
+        price: (0.0, 0.0),
+        throughput_source: "fixed for the test".into(),
+    }];
+    t.extend(Target::cloud(&catalog));
+    t
+}
+
+#[test]
+fn small_lessons_stay_on_the_cpu() {
+    let w = shipped();
+    let v = judge(
+        find(&w, "03-deep-learning-core/11-intro-to-pytorch").unwrap(),
+        &fixed_targets(),
+    );
+    assert!(v.cells.iter().all(|c| c.fits));
+    assert!(
+        v.recommendation.starts_with("this CPU"),
+        "{}",
+        v.recommendation
+    );
+    // 6·P per sample · 64 · 46900 steps = 4.2 TFLOP → at 30 GFLOP/s about 2.4 minutes.
+    assert!((v.flops - 6.0 * 235_146.0 * 64.0 * 46_900.0).abs() < 1.0);
+}
+
+#[test]
+fn numpy_lessons_cannot_use_a_gpu() {
+    let w = shipped();
+    let v = judge(
+        find(&w, "10-llms-from-scratch/04-pre-training-mini-gpt").unwrap(),
+        &fixed_targets(),
+    );
+    assert!(v.cells.iter().skip(1).all(|c| !c.runnable));
+    assert!(v.cells[0].fits);
+}
+
+#[test]
+fn full_fine_tune_of_8b_needs_several_gpus_and_qlora_fits_a_t4() {
+    let w = shipped();
+    let full = judge(
+        find(&w, "recipe/full-ft-llama3-8b").unwrap(),
+        &fixed_targets(),
+    );
+    // 8B × (2 + 2 + 12) = 128 GB of model states: no single GPU here.
+    assert!(full.cells.iter().all(|c| !c.fits));
+    assert!(full.multi_gpu.as_deref().unwrap().contains("ZeRO-3"));
+    let qlora = judge(
+        find(&w, "recipe/qlora-llama3-8b").unwrap(),
+        &fixed_targets(),
+    );
+    let t4 = qlora
+        .cells
+        .iter()
+        .find(|c| c.target.starts_with("T4"))
+        .unwrap();
+    assert!(t4.fits, "{:?}", qlora.memory);
+    // The doc says 12 h on a T4; the model's estimate must be within a factor of 2.
+    assert!((6.0..24.0).contains(&t4.hours), "{}", t4.hours);
+}
+
+#[test]
+fn the_table_has_a_row_per_workload() {
+    let w = shipped();
+    let verdicts: Vec<Verdict> = w.iter().map(|w| judge(w, &fixed_targets())).collect();
+    let t = table(&verdicts);
+    assert_eq!(t.rows.len(), w.len());
+    assert_eq!(t.header.len(), 2 + 5 + 1);
+}
