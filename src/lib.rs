@@ -3,17 +3,17 @@
 //! A lab kit on Candle for the GPU-setup lesson of an AI-engineering course. Each concern is one
 //! module; the `gpulab` binary only parses arguments and calls these.
 //!
-//! - Is there a usable GPU? [`check`] lines up the driver's view ([`nvidia_smi`]) with the
-//!   framework's ([`framework`]) and names causes and fixes ([`diagnose`]); [`host`] and
-//!   [`device`] describe the machine.
-//! - How fast? [`bench`] measures matmul properly, with [`stats`] and the CPU's [`peak`];
-//!   on AVX2-only CPUs its f32 baseline runs on [`sgemm`].
-//! - How much memory? [`measure`] runs real training steps of [`models`] with [`optim`], counting
-//!   bytes with [`alloc`]; [`fit`] fits scaling laws; [`calibration`] stores the result.
-//! - Will it fit? [`estimate`] compares the 2-byte rule, textbook formulas and measurements;
-//!   [`verdict`] judges every course workload ([`lessons`]) on every target ([`gpus`]).
-//! - The deliverable: [`report`]; the learner's path: [`labs`].
-//! - Shared: [`table`], [`plot`], [`output`], [`units`], [`suggest`], [`error`].
+//! The pipeline, one folder per stage:
+//! - [`probe`] — what the machine is: the driver's and Candle's views lined up per GPU, with
+//!   causes and fixes (`gpulab check`).
+//! - [`bench`] — how fast: matmul measured properly, the CPU's peak, gpulab's own f32 kernel.
+//! - [`memory`] — how many bytes: real training steps measured phase by phase, the calibration
+//!   file, and the textbook's formulas ([`memory::formulas`]).
+//! - [`plan`] — will it fit: estimates, and every course lesson judged on every target.
+//! - [`report`] — the lesson's environment report, and `compare`.
+//! - The learner's path: [`labs`].
+//! - Shared: [`dtype`], [`units`], [`files`], [`stats`], [`table`], [`plot`], [`output`],
+//!   [`suggest`], [`error`].
 
 pub mod bench;
 pub mod dtype;
