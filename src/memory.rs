@@ -5,6 +5,7 @@
 
 pub mod alloc;
 pub mod calibration;
+pub mod empirical;
 pub mod export;
 pub mod formulas;
 pub mod measure;

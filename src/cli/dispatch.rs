@@ -589,10 +589,7 @@ fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result
         .collect::<Result<Vec<_>, _>>()?;
     let total: usize = families
         .iter()
-        .map(|&f| {
-            let (c, h) = validate::shapes(f);
-            c.len() + h.len()
-        })
+        .map(|&f| validate::calibration_shapes(f).len() + validate::held_out_shapes(f).len())
         .sum();
     let bar = progress(total as u64, quiet);
     let mut out = String::new();

@@ -1,7 +1,7 @@
 //! The small models whose training step `measure` runs, standing for the course's training
-//! lessons (data/docs/lessons.md): an MNIST-sized MLP (03/11), a GPT-style decoder (19/35,
-//! 19/36, 07/14), and a small CNN (04/04). Shapes are parameters; defaults are small enough for
-//! a 2-core CPU.
+//! lessons (data/docs/lessons.md): an MNIST-sized MLP (03/11), a GPT-2-style decoder (19/35,
+//! 19/36, 07/14), a Llama-style decoder (the fine-tuning lessons' models), and a small CNN
+//! (04/04). Shapes are parameters; defaults are small enough for a 2-core CPU.
 //!
 //! Written for training in Candle: layer norm, softmax and the loss use the composite ops that
 //! have a backward pass (candle-nn's fused LayerNorm and `softmax_last_dim` have none and would
@@ -10,8 +10,12 @@
 //!
 //! Parameter counts, with the formulas in [`ModelConfig::param_count`]:
 //! - MLP `in → h₁ → … → out`: Σ (inᵢ·outᵢ + outᵢ).
-//! - GPT: V·d + S·d + L·(12d² + 13d) + 2d + d·V (untied head; the block is the GPT-2 block:
-//!   qkv 3d²+3d, proj d²+d, fc1 4d²+4d, fc2 4d²+d, two layer norms 4d).
+//! - GPT-2 style: V·d + S·d + L·(4d² + 4d + 2d·f + f + d + 4d) + 2d (+ d·V when the head is not
+//!   tied to the token embedding; GPT-2 ties it): qkv 3d²+3d, proj d²+d, fc1 d·f+f, fc2 f·d+d,
+//!   two layer norms 4d; with f = 4d the block is 12d² + 13d.
+//! - Llama style: V·d + L·(2d² + 2d·kv·hd + 3d·f + 2d) + d + d·V: q and o d², k and v d·kv·hd
+//!   (grouped-query attention: kv heads of width hd = d/h), gate, up and down d·f, two RMSNorm
+//!   weights; rotary positions have no parameters, no biases, the head is untied.
 //! - CNN: 3·c₁·9 + c₁ + c₁·c₂·9 + c₂ + c₂·(s/4)²·classes + classes.
 
 use candle_core::{DType, Device, Module, Tensor, D};
@@ -26,8 +30,10 @@ use crate::error::{Error, Result};
 pub enum Family {
     /// Multi-layer perceptron on flat inputs.
     Mlp,
-    /// GPT-style decoder-only transformer.
+    /// GPT-2-style decoder: learned positions, LayerNorm, GELU MLP, biases.
     Gpt,
+    /// Llama-style decoder: RMSNorm, SwiGLU, rotary positions, grouped-query attention, no biases.
+    Llama,
     /// Small convolutional network on images.
     Cnn,
 }
@@ -37,10 +43,11 @@ impl Family {
     pub fn parse(text: &str) -> Result<Family> {
         match text.trim().to_ascii_lowercase().as_str() {
             "mlp" => Ok(Family::Mlp),
-            "gpt" | "transformer" => Ok(Family::Gpt),
+            "gpt" | "gpt2" | "transformer" => Ok(Family::Gpt),
+            "llama" => Ok(Family::Llama),
             "cnn" | "conv" => Ok(Family::Cnn),
             other => Err(Error::Invalid(format!(
-                "unknown model {other:?}: use mlp, gpt or cnn"
+                "unknown model {other:?}: use mlp, gpt, llama or cnn"
             ))),
         }
     }
@@ -50,8 +57,14 @@ impl Family {
         match self {
             Family::Mlp => "mlp",
             Family::Gpt => "gpt",
+            Family::Llama => "llama",
             Family::Cnn => "cnn",
         }
+    }
+
+    /// A decoder-only transformer (GPT or Llama style)?
+    pub fn is_transformer(self) -> bool {
+        matches!(self, Family::Gpt | Family::Llama)
     }
 }
 
@@ -78,6 +91,16 @@ pub struct ModelConfig {
     pub layers: usize,
     /// GPT: sequence length.
     pub seq_len: usize,
+    /// Transformers: FFN width f (None: 4·d for GPT; Llama's is required in practice, default
+    /// 8d/3 rounded up to a multiple of 32).
+    #[serde(default)]
+    pub ffn: Option<usize>,
+    /// Llama: key/value heads for grouped-query attention (None: as many as query heads).
+    #[serde(default)]
+    pub kv_heads: Option<usize>,
+    /// GPT: the head shares the token embedding's weights (GPT-2 does; gpulab's default is untied).
+    #[serde(default)]
+    pub tied: bool,
     /// CNN: image side (square, 3 channels).
     pub image_size: usize,
     /// CNN: channels of the two conv layers.
@@ -93,7 +116,7 @@ impl ModelConfig {
             family,
             batch: match family {
                 Family::Mlp => 64,
-                Family::Gpt => 8,
+                Family::Gpt | Family::Llama => 8,
                 Family::Cnn => 32,
             },
             mlp_input: 784,
@@ -106,7 +129,24 @@ impl ModelConfig {
             seq_len: 64,
             image_size: 32,
             channels: [16, 32],
+            ffn: None,
+            kv_heads: None,
+            tied: false,
         }
+    }
+
+    /// The FFN width f.
+    pub fn ffn_width(&self) -> usize {
+        match (self.ffn, self.family) {
+            (Some(f), _) => f,
+            (None, Family::Llama) => (8 * self.d_model / 3).div_ceil(32) * 32,
+            (None, _) => 4 * self.d_model,
+        }
+    }
+
+    /// Key/value heads (query heads unless grouped-query attention).
+    pub fn kv_head_count(&self) -> usize {
+        self.kv_heads.unwrap_or(self.heads)
     }
 
     /// Checks the numbers make a model, with a message that says what to change.
@@ -121,14 +161,38 @@ impl ModelConfig {
                     return bad("MLP widths and classes must be at least 1".into());
                 }
             }
-            Family::Gpt => {
+            Family::Gpt | Family::Llama => {
                 if self.vocab < 2 || self.d_model == 0 || self.layers == 0 || self.seq_len == 0 {
-                    return bad("GPT needs vocab ≥ 2 and d_model, layers, seq_len ≥ 1".into());
+                    return bad(
+                        "a transformer needs vocab ≥ 2 and d_model, layers, seq_len ≥ 1".into(),
+                    );
                 }
                 if self.heads == 0 || self.d_model % self.heads != 0 {
                     return bad(format!(
                         "d_model ({}) must be a multiple of heads ({})",
                         self.d_model, self.heads
+                    ));
+                }
+                let kv = self.kv_head_count();
+                if kv == 0 || self.heads % kv != 0 {
+                    return bad(format!(
+                        "kv-heads ({kv}) must divide heads ({}): each key/value head serves a whole group of query heads",
+                        self.heads
+                    ));
+                }
+                if self.family == Family::Gpt && self.kv_heads.is_some_and(|k| k != self.heads) {
+                    return bad("GPT-2-style attention has as many key/value heads as query heads; grouped-query attention is --model llama".into());
+                }
+                if self.ffn == Some(0) {
+                    return bad("the FFN width must be at least 1".into());
+                }
+                if self.family == Family::Llama && self.tied {
+                    return bad("the Llama-style model has an untied head".into());
+                }
+                if self.family == Family::Llama && (self.d_model / self.heads) % 2 != 0 {
+                    return bad(format!(
+                        "rotary positions need an even head width; d_model / heads = {}",
+                        self.d_model / self.heads
                     ));
                 }
             }
@@ -166,13 +230,25 @@ impl ModelConfig {
                 .map(|w| w[0] * w[1] + w[1])
                 .sum(),
             Family::Gpt => {
-                let (v, d, s, l) = (
+                let (v, d, s, l, f) = (
                     u(self.vocab),
                     u(self.d_model),
                     u(self.seq_len),
                     u(self.layers),
+                    u(self.ffn_width()),
                 );
-                v * d + s * d + l * (12 * d * d + 13 * d) + 2 * d + d * v
+                let head = if self.tied { 0 } else { d * v };
+                v * d + s * d + l * (4 * d * d + 4 * d + 2 * d * f + f + d + 4 * d) + 2 * d + head
+            }
+            Family::Llama => {
+                let (v, d, l, f) = (
+                    u(self.vocab),
+                    u(self.d_model),
+                    u(self.layers),
+                    u(self.ffn_width()),
+                );
+                let kv_width = u(self.kv_head_count()) * d / u(self.heads);
+                v * d + l * (2 * d * d + 2 * d * kv_width + 3 * d * f + 2 * d) + d + d * v
             }
             Family::Cnn => {
                 let (c1, c2) = (u(self.channels[0]), u(self.channels[1]));
@@ -202,8 +278,29 @@ impl ModelConfig {
                 self.batch
             ),
             Family::Gpt => format!(
-                "gpt d{} L{} h{} V{} s{} b{}",
-                self.d_model, self.layers, self.heads, self.vocab, self.seq_len, self.batch
+                "gpt d{} L{} h{}{} V{} s{} b{}{}",
+                self.d_model,
+                self.layers,
+                self.heads,
+                self.ffn
+                    .filter(|&f| f != 4 * self.d_model)
+                    .map(|f| format!(" f{f}"))
+                    .unwrap_or_default(),
+                self.vocab,
+                self.seq_len,
+                self.batch,
+                if self.tied { " tied" } else { "" }
+            ),
+            Family::Llama => format!(
+                "llama d{} L{} h{}/{} f{} V{} s{} b{}",
+                self.d_model,
+                self.layers,
+                self.heads,
+                self.kv_head_count(),
+                self.ffn_width(),
+                self.vocab,
+                self.seq_len,
+                self.batch
             ),
             Family::Cnn => format!(
                 "cnn {}x{}x3 c{}-{} b{}",
@@ -222,6 +319,18 @@ struct Block {
     fc2: Linear,
 }
 
+struct LlamaBlock {
+    norm1: Tensor,
+    q: Linear,
+    k: Linear,
+    v: Linear,
+    o: Linear,
+    norm2: Tensor,
+    gate: Linear,
+    up: Linear,
+    down: Linear,
+}
+
 /// A built model, ready for a training step.
 pub enum Model {
     /// MLP layers.
@@ -236,10 +345,25 @@ pub enum Model {
         blocks: Vec<BlockParts>,
         /// Final layer norm.
         ln_f: (Tensor, Tensor),
-        /// LM head.
-        head: Linear,
+        /// LM head (None: tied to the token embedding).
+        head: Option<Linear>,
         /// Heads.
         heads: usize,
+    },
+    /// Llama parts.
+    Llama {
+        /// Token embedding.
+        tok: Embedding,
+        /// Blocks.
+        blocks: Vec<LlamaParts>,
+        /// Final RMSNorm weight.
+        norm: Tensor,
+        /// LM head (untied).
+        head: Linear,
+        /// Query heads.
+        heads: usize,
+        /// Key/value heads.
+        kv_heads: usize,
     },
     /// CNN parts.
     Cnn {
@@ -255,6 +379,9 @@ pub enum Model {
 /// One transformer block (opaque; built by [`Model::build`]).
 pub struct BlockParts(Block);
 
+/// One Llama block (opaque; built by [`Model::build`]).
+pub struct LlamaParts(LlamaBlock);
+
 fn layer_norm_params(d: usize, vb: VarBuilder) -> candle_core::Result<(Tensor, Tensor)> {
     Ok((
         vb.get_with_hints(d, "weight", candle_nn::Init::Const(1.0))?,
@@ -264,6 +391,13 @@ fn layer_norm_params(d: usize, vb: VarBuilder) -> candle_core::Result<(Tensor, T
 
 fn layer_norm(x: &Tensor, p: &(Tensor, Tensor)) -> candle_core::Result<Tensor> {
     candle_nn::ops::layer_norm_slow(x, &p.0, &p.1, 1e-5)
+}
+
+/// RMSNorm written with differentiable ops: x / sqrt(mean(x²) + ε) · w.
+fn rms_norm(x: &Tensor, weight: &Tensor) -> candle_core::Result<Tensor> {
+    let mean_square = x.sqr()?.mean_keepdim(D::Minus1)?;
+    x.broadcast_div(&(mean_square + 1e-5)?.sqrt()?)?
+        .broadcast_mul(weight)
 }
 
 impl Model {
@@ -282,8 +416,36 @@ impl Model {
                     .collect::<candle_core::Result<Vec<_>>>()?;
                 Model::Mlp(layers)
             }
+            Family::Llama => {
+                let (d, f) = (config.d_model, config.ffn_width());
+                let kv_width = config.kv_head_count() * d / config.heads;
+                let mut blocks = Vec::new();
+                for i in 0..config.layers {
+                    let vb = vb.pp(format!("layers{i}"));
+                    let lin = |i, o, name: &str| candle_nn::linear_no_bias(i, o, vb.pp(name));
+                    blocks.push(LlamaParts(LlamaBlock {
+                        norm1: vb.get_with_hints(d, "norm1", candle_nn::Init::Const(1.0))?,
+                        q: lin(d, d, "q")?,
+                        k: lin(d, kv_width, "k")?,
+                        v: lin(d, kv_width, "v")?,
+                        o: lin(d, d, "o")?,
+                        norm2: vb.get_with_hints(d, "norm2", candle_nn::Init::Const(1.0))?,
+                        gate: lin(d, f, "gate")?,
+                        up: lin(d, f, "up")?,
+                        down: lin(f, d, "down")?,
+                    }));
+                }
+                Model::Llama {
+                    tok: candle_nn::embedding(config.vocab, d, vb.pp("embed"))?,
+                    blocks,
+                    norm: vb.get_with_hints(d, "norm", candle_nn::Init::Const(1.0))?,
+                    head: candle_nn::linear_no_bias(d, config.vocab, vb.pp("lm_head"))?,
+                    heads: config.heads,
+                    kv_heads: config.kv_head_count(),
+                }
+            }
             Family::Gpt => {
-                let d = config.d_model;
+                let (d, f) = (config.d_model, config.ffn_width());
                 let mut blocks = Vec::new();
                 for i in 0..config.layers {
                     let vb = vb.pp(format!("h{i}"));
@@ -292,8 +454,8 @@ impl Model {
                         qkv: candle_nn::linear(d, 3 * d, vb.pp("qkv"))?,
                         proj: candle_nn::linear(d, d, vb.pp("proj"))?,
                         ln2: layer_norm_params(d, vb.pp("ln2"))?,
-                        fc1: candle_nn::linear(d, 4 * d, vb.pp("fc1"))?,
-                        fc2: candle_nn::linear(4 * d, d, vb.pp("fc2"))?,
+                        fc1: candle_nn::linear(d, f, vb.pp("fc1"))?,
+                        fc2: candle_nn::linear(f, d, vb.pp("fc2"))?,
                     }));
                 }
                 Model::Gpt {
@@ -301,7 +463,11 @@ impl Model {
                     pos: candle_nn::embedding(config.seq_len, d, vb.pp("wpe"))?,
                     blocks,
                     ln_f: layer_norm_params(d, vb.pp("ln_f"))?,
-                    head: candle_nn::linear_no_bias(d, config.vocab, vb.pp("lm_head"))?,
+                    head: if config.tied {
+                        None
+                    } else {
+                        Some(candle_nn::linear_no_bias(d, config.vocab, vb.pp("lm_head"))?)
+                    },
                     heads: config.heads,
                 }
             }
@@ -351,7 +517,41 @@ impl Model {
                     let m = block.fc1.forward(&layer_norm(&h, &block.ln2)?)?.gelu()?;
                     h = (&h + block.fc2.forward(&m)?)?;
                 }
-                let logits = head.forward(&layer_norm(&h, ln_f)?)?;
+                let h = layer_norm(&h, ln_f)?;
+                let logits = match head {
+                    Some(head) => head.forward(&h)?,
+                    // GPT-2 ties the head to the token embedding: logits = h · Eᵀ.
+                    None => h.broadcast_matmul(&tok.embeddings().t()?)?,
+                };
+                logits.reshape((b * s, ()))
+            }
+            Model::Llama {
+                tok,
+                blocks,
+                norm,
+                head,
+                heads,
+                kv_heads,
+            } => {
+                let (b, s) = x.dims2()?;
+                let mut h = tok.forward(x)?;
+                let d = h.dim(2)?;
+                let mask = causal_mask(s, h.dtype(), x.device())?;
+                let rope = Rope::new(s, d / heads, h.dtype(), x.device())?;
+                for LlamaParts(block) in blocks {
+                    let a = llama_attention(
+                        &rms_norm(&h, &block.norm1)?,
+                        block,
+                        (*heads, *kv_heads),
+                        &mask,
+                        &rope,
+                    )?;
+                    h = (&h + a)?;
+                    let n = rms_norm(&h, &block.norm2)?;
+                    let m = (block.gate.forward(&n)?.silu()? * block.up.forward(&n)?)?;
+                    h = (&h + block.down.forward(&m)?)?;
+                }
+                let logits = head.forward(&rms_norm(&h, norm)?)?;
                 logits.reshape((b * s, ()))
             }
             Model::Cnn { conv1, conv2, fc } => {
@@ -401,6 +601,69 @@ fn attention(
     block.proj.forward(&out)
 }
 
+/// Rotary position tables (the "rotate half" form): cos and sin of position × frequency, for
+/// each of the head's width, θ = 10000.
+struct Rope {
+    cos: Tensor,
+    sin: Tensor,
+}
+
+impl Rope {
+    fn new(s: usize, head_dim: usize, dtype: DType, device: &Device) -> candle_core::Result<Rope> {
+        let half = head_dim / 2;
+        let angles: Vec<f32> = (0..s)
+            .flat_map(|p| {
+                (0..head_dim).map(move |i| {
+                    let freq = 1.0 / 10000f32.powf((i % half) as f32 * 2.0 / head_dim as f32);
+                    p as f32 * freq
+                })
+            })
+            .collect();
+        let angles = Tensor::from_vec(angles, (s, head_dim), device)?;
+        Ok(Rope {
+            cos: angles.cos()?.to_dtype(dtype)?,
+            sin: angles.sin()?.to_dtype(dtype)?,
+        })
+    }
+
+    /// x·cos + rotate_half(x)·sin, for x of shape (b, heads, s, head_dim).
+    fn apply(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        let hd = x.dim(D::Minus1)?;
+        let (x1, x2) = (x.narrow(D::Minus1, 0, hd / 2)?, x.narrow(D::Minus1, hd / 2, hd / 2)?);
+        let rotated = Tensor::cat(&[&x2.neg()?, &x1], D::Minus1)?;
+        x.broadcast_mul(&self.cos)? + rotated.broadcast_mul(&self.sin)?
+    }
+}
+
+fn llama_attention(
+    x: &Tensor,
+    block: &LlamaBlock,
+    (heads, kv_heads): (usize, usize),
+    mask: &Tensor,
+    rope: &Rope,
+) -> candle_core::Result<Tensor> {
+    let (b, s, d) = x.dims3()?;
+    let hd = d / heads;
+    let split = |t: Tensor, n: usize| t.reshape((b, s, n, hd))?.transpose(1, 2)?.contiguous();
+    let q = rope.apply(&split(block.q.forward(x)?, heads)?)?;
+    let k = rope.apply(&split(block.k.forward(x)?, kv_heads)?)?;
+    let v = split(block.v.forward(x)?, kv_heads)?;
+    // Grouped-query attention: each key/value head serves heads / kv_heads query heads
+    // (candle-transformers' repeat_kv).
+    let repeat = |t: Tensor| -> candle_core::Result<Tensor> {
+        let n = heads / kv_heads;
+        if n == 1 {
+            return Ok(t);
+        }
+        Tensor::cat(&vec![&t; n], 2)?.reshape((b, heads, s, hd))
+    };
+    let (k, v) = (repeat(k)?, repeat(v)?);
+    let scores = (q.matmul(&k.t()?)? / (hd as f64).sqrt())?.broadcast_add(mask)?;
+    let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
+    let out = weights.matmul(&v)?.transpose(1, 2)?.reshape((b, s, d))?;
+    block.o.forward(&out)
+}
+
 /// A random batch of the right shape and dtype: features or images for MLP/CNN, token ids for
 /// the GPT; labels (u32) for the loss.
 pub fn random_batch(
@@ -414,7 +677,7 @@ pub fn random_batch(
             Tensor::randn(0f32, 1.0, (b, config.mlp_input), device)?.to_dtype(dtype)?,
             labels(b, config.classes, device)?,
         ),
-        Family::Gpt => {
+        Family::Gpt | Family::Llama => {
             let n = b * config.seq_len;
             let tokens: Vec<u32> = (0..n)
                 .map(|i| ((i as u64 * 2_654_435_761) % config.vocab as u64) as u32)
@@ -459,12 +722,29 @@ mod tests {
 
     #[test]
     fn formulas_match_the_built_models() {
-        for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
+        for family in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn] {
             let mut config = ModelConfig::default_for(family);
             config.batch = 2;
             config.seq_len = 8;
             assert_eq!(config.param_count(), counted(&config), "{family:?}");
         }
+        // The variants: a tied GPT head, an explicit FFN width, grouped-query attention.
+        let tied = ModelConfig {
+            tied: true,
+            ffn: Some(96),
+            seq_len: 8,
+            batch: 2,
+            ..ModelConfig::default_for(Family::Gpt)
+        };
+        assert_eq!(tied.param_count(), counted(&tied));
+        let gqa = ModelConfig {
+            kv_heads: Some(2),
+            ffn: Some(200),
+            seq_len: 8,
+            batch: 2,
+            ..ModelConfig::default_for(Family::Llama)
+        };
+        assert_eq!(gqa.param_count(), counted(&gqa));
     }
 
     #[test]
@@ -483,8 +763,20 @@ mod tests {
 
     #[test]
     fn every_parameter_gets_a_gradient() {
-        for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
-            let mut config = ModelConfig::default_for(family);
+        let gqa = ModelConfig {
+            kv_heads: Some(2),
+            ..ModelConfig::default_for(Family::Llama)
+        };
+        let tied = ModelConfig {
+            tied: true,
+            ..ModelConfig::default_for(Family::Gpt)
+        };
+        for mut config in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn]
+            .map(ModelConfig::default_for)
+            .into_iter()
+            .chain([gqa, tied])
+        {
+            let family = config.family;
             config.batch = 2;
             config.seq_len = 8;
             let map = VarMap::new();

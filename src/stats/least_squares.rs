@@ -67,8 +67,15 @@ pub fn poly_fit(points: &[(f64, f64)], degree: usize) -> Option<PolyFit> {
 /// their largest magnitude first, so features of very different size (parameters and s²) do not
 /// wreck the normal equations. `None` when the system is singular or has too few rows.
 pub fn least_squares(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
+    ridge(rows, y, 0.0)
+}
+
+/// Least squares with a ridge penalty `lambda`·|b|² on the scaled coefficients: with `lambda`
+/// > 0 a term the rows do not determine (a feature that does not vary in them) stays near zero
+/// instead of making the system singular.
+pub fn ridge(rows: &[Vec<f64>], y: &[f64], lambda: f64) -> Option<Vec<f64>> {
     let n = rows.first()?.len();
-    if rows.len() < n || rows.len() != y.len() || rows.iter().any(|r| r.len() != n) {
+    if (rows.len() < n && lambda == 0.0) || rows.len() != y.len() || rows.iter().any(|r| r.len() != n) {
         return None;
     }
     let scale: Vec<f64> = (0..n)
@@ -87,6 +94,9 @@ pub fn least_squares(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
             }
             a[i][n] += xi * target;
         }
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += lambda;
     }
     for col in 0..n {
         let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;

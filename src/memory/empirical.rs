@@ -1,0 +1,439 @@
+//! gpulab's memory model of a training step: what a framework holds at the step's peak, as a
+//! function of the model's shape, with coefficients **measured** — fitted by least squares from
+//! real steps of small shapes ([`fit`]), saved in the calibration file, and judged on shapes it
+//! was never fitted on (`measure --validate`). `estimate`, `fit` and `report` read their
+//! measured columns from here; the textbook's formulas are [`crate::memory::formulas`].
+//!
+//! Why these terms (data/docs/memory.md, "What Candle holds during a step"): every tensor a step
+//! keeps is one of a few sizes, and the peak is the largest phase, not a sum of phases.
+//! - Model states: parameters P (weights, gradients, optimizer state: bytes per parameter
+//!   depend on the dtype and optimizer, so they are fitted per pair) and the largest parameter
+//!   tensor (an optimizer's update temporaries are per tensor: candle-nn's AdamW briefly holds
+//!   ~14× the largest one).
+//! - Activations kept for backward, per block: b·s·d (norms, projections, residuals), b·s·f
+//!   (the FFN's hidden width), b·s·kv (keys and values of grouped-query attention: kv = key/value
+//!   heads × head width), b·h·s² (attention scores, their softmax, the broadcast mask); once per
+//!   step: b·s·V (logits, the f32 loss path), b·s·d (embeddings, the final norm), V·d (the
+//!   gradient of the head or embedding).
+//! - Gradients Candle keeps for non-parameter leaves (the causal mask): b·h·s².
+//! - Overheads: a constant and one per block (graph nodes, the gradient store's maps).
+//! - MLP: b·input, b·Σhidden, layers; CNN: b·px·c₁, b·px·c₂/4, b·px (px = image side²).
+//!
+//! What is fitted, per phase (rows weighted by 1/peak, so the fit minimises relative error):
+//! - the bytes alive when the forward pass ends (weights, optimizer state, the batch and every
+//!   activation the graph keeps): a sum of tensors, so linear in the features;
+//! - the optimizer step's peak: everything is alive at once (Candle's step still holds the
+//!   graph), plus the update's temporaries for one tensor at a time: linear too;
+//! - what the backward pass adds on top of the forward's bytes. Not linear: backward frees each
+//!   intermediate gradient once used while the parameters' gradients accumulate, so its peak is
+//!   the largest of a few moments — early, when the loss's gradients (several b·s·V tensors)
+//!   are alive, or late, when nearly every parameter's gradient exists beside one block's
+//!   temporaries. It is fitted as the maximum of two linear forms (max-affine regression: each
+//!   shape is assigned to the form that predicts it larger, each form refitted on its shapes,
+//!   until the assignment settles).
+//!
+//! The step's predicted peak is the larger of the backward pass's and the optimizer step's.
+
+use std::collections::HashMap;
+
+use candle_core::DType;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::memory::measure::{Phase, StepMeasurement};
+use crate::memory::models::{Family, ModelConfig};
+use crate::memory::optim::OptimizerKind;
+use crate::units::Bytes;
+
+/// Every term a model may use, by name, for one shape (element counts).
+pub fn terms(m: &ModelConfig) -> HashMap<&'static str, f64> {
+    let b = m.batch as f64;
+    let mut t = HashMap::from([
+        ("1", 1.0),
+        ("P", m.param_count() as f64),
+        ("largest", largest_tensor(m) as f64),
+    ]);
+    match m.family {
+        Family::Mlp => {
+            t.insert("layers", (m.mlp_hidden.len() + 1) as f64);
+            t.insert("b·in", b * m.mlp_input as f64);
+            t.insert("b·Σhidden", b * m.mlp_hidden.iter().sum::<usize>() as f64);
+        }
+        Family::Gpt | Family::Llama => {
+            let (l, s, d, h, v, f) = (
+                m.layers as f64,
+                m.seq_len as f64,
+                m.d_model as f64,
+                m.heads as f64,
+                m.vocab as f64,
+                m.ffn_width() as f64,
+            );
+            let kv = (m.kv_head_count() * m.d_model / m.heads) as f64;
+            t.extend([
+                ("L", l),
+                ("L·b·s·d", l * b * s * d),
+                ("L·b·s·f", l * b * s * f),
+                ("L·b·s·kv", l * b * s * kv),
+                ("L·b·h·s²", l * b * h * s * s),
+                ("b·h·s²", b * h * s * s),
+                ("b·s·V", b * s * v),
+                ("b·s·d", b * s * d),
+                ("b·s·f", b * s * f),
+                ("b·s·kv", b * s * kv),
+                ("V·d", v * d),
+            ]);
+        }
+        Family::Cnn => {
+            let px = (m.image_size * m.image_size) as f64;
+            t.insert("b·px·c1", b * px * m.channels[0] as f64);
+            t.insert("b·px·c2/4", b * px * m.channels[1] as f64 / 4.0);
+            t.insert("b·px", b * px);
+        }
+    }
+    t
+}
+
+/// Which terms each fitted part of a family's model uses (see the module docs).
+pub struct Layout {
+    /// The bytes alive when the forward pass ends.
+    pub forward: &'static [&'static str],
+    /// The backward pass's extra bytes: one list per linear form of the maximum.
+    pub backward: &'static [&'static [&'static str]],
+    /// The optimizer step's peak.
+    pub step: &'static [&'static str],
+}
+
+/// The terms of each part, per family.
+pub fn layout(family: Family) -> Layout {
+    match family {
+        Family::Mlp => {
+            const ALL: &[&str] = &["1", "layers", "P", "b·in", "b·Σhidden"];
+            Layout {
+                forward: ALL,
+                backward: &[&["1", "layers", "P", "largest", "b·in", "b·Σhidden"]],
+                step: &["1", "layers", "P", "largest", "b·in", "b·Σhidden"],
+            }
+        }
+        Family::Cnn => {
+            const ALL: &[&str] = &["1", "P", "b·px·c1", "b·px·c2/4", "b·px"];
+            Layout {
+                forward: ALL,
+                backward: &[ALL],
+                step: &["1", "P", "largest", "b·px·c1", "b·px·c2/4", "b·px"],
+            }
+        }
+        // GPT-2 attention has as many key/value heads as query heads: its b·s·kv is b·s·d, one
+        // term, not two that least squares could not tell apart.
+        Family::Gpt => Layout {
+            forward: &[
+                "1", "L", "P", "L·b·s·d", "L·b·s·f", "L·b·h·s²", "b·s·V", "b·s·d",
+            ],
+            backward: &[
+                // Early: the loss's gradients (b·s·V) and the head's (V·d).
+                &["1", "b·s·V", "V·d", "b·s·d"],
+                // Late: (nearly) every parameter's gradient, the mask's, one block's temporaries.
+                &["1", "L", "P", "b·h·s²", "L·b·h·s²", "b·s·f", "b·s·d"],
+            ],
+            step: &[
+                "1", "L", "P", "largest", "L·b·s·d", "L·b·s·f", "L·b·h·s²", "b·h·s²", "b·s·V",
+                "b·s·d",
+            ],
+        },
+        Family::Llama => Layout {
+            forward: &[
+                "1", "L", "P", "L·b·s·d", "L·b·s·f", "L·b·s·kv", "L·b·h·s²", "b·s·V", "b·s·d",
+            ],
+            backward: &[
+                &["1", "b·s·V", "V·d", "b·s·d"],
+                &["1", "L", "P", "b·h·s²", "L·b·h·s²", "b·s·f", "b·s·d", "b·s·kv"],
+            ],
+            step: &[
+                "1", "L", "P", "largest", "L·b·s·d", "L·b·s·f", "L·b·s·kv", "L·b·h·s²",
+                "b·h·s²", "b·s·V", "b·s·d",
+            ],
+        },
+    }
+}
+
+/// Elements of the largest parameter tensor.
+pub fn largest_tensor(m: &ModelConfig) -> u64 {
+    let u = |x: usize| x as u64;
+    match m.family {
+        Family::Mlp => m
+            .mlp_widths()
+            .windows(2)
+            .map(|w| w[0] * w[1])
+            .max()
+            .unwrap_or(0),
+        Family::Gpt => {
+            let (d, f) = (u(m.d_model), u(m.ffn_width()));
+            [u(m.vocab) * d, u(m.seq_len) * d, 3 * d * d, d * f]
+                .into_iter()
+                .max()
+                .unwrap_or(0)
+        }
+        Family::Llama => {
+            let (d, f) = (u(m.d_model), u(m.ffn_width()));
+            [u(m.vocab) * d, d * d, d * f].into_iter().max().unwrap_or(0)
+        }
+        Family::Cnn => {
+            let side = u(m.image_size / 4);
+            (u(m.channels[1]) * side * side * u(m.classes))
+                .max(u(m.channels[0]) * u(m.channels[1]) * 9)
+        }
+    }
+}
+
+/// One fitted linear form: bytes = Σ coefficient × term.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Linear {
+    /// Term names (see [`terms`]).
+    pub terms: Vec<String>,
+    /// Bytes per unit of each term.
+    pub coefficients: Vec<f64>,
+}
+
+impl Linear {
+    /// Its value for a shape's terms (negative sums count as 0).
+    pub fn eval(&self, t: &HashMap<&'static str, f64>) -> f64 {
+        self.terms
+            .iter()
+            .zip(&self.coefficients)
+            .map(|(name, c)| c * t.get(name.as_str()).copied().unwrap_or(0.0))
+            .sum::<f64>()
+            .max(0.0)
+    }
+}
+
+/// The fitted model of one family, dtype and optimizer, in one framework.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepModel {
+    /// Family.
+    pub family: Family,
+    /// Training dtype.
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
+    /// Optimizer.
+    pub optimizer: OptimizerKind,
+    /// Bytes alive when the forward pass ends.
+    pub forward: Linear,
+    /// The backward pass's extra bytes: the maximum of these forms.
+    pub backward: Vec<Linear>,
+    /// The optimizer step's peak.
+    pub step: Linear,
+    /// Measured bytes per parameter of the weights, gradients and optimizer state (the largest
+    /// calibration shape's), shown beside the prediction.
+    pub per_param: [f64; 3],
+    /// Shapes it was fitted on.
+    pub calibration_points: usize,
+}
+
+/// What the model predicts for one shape.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// Weights (measured bytes per parameter × P).
+    pub weights: Bytes,
+    /// Gradients of the parameters.
+    pub gradients: Bytes,
+    /// Optimizer state.
+    pub optimizer_state: Bytes,
+    /// The backward pass's peak.
+    pub backward_peak: Bytes,
+    /// The optimizer step's peak.
+    pub step_peak: Bytes,
+    /// The step's peak: the larger of the two.
+    pub peak: Bytes,
+    /// The phase the peak falls in.
+    pub peak_phase: Phase,
+}
+
+impl Prediction {
+    /// What the peak holds beyond weights, gradients and optimizer state: activations kept for
+    /// backward, gradients of non-parameters, and the phase's temporaries.
+    pub fn activations_and_temporaries(&self) -> Bytes {
+        Bytes(
+            self.peak
+                .0
+                .saturating_sub(self.weights.0 + self.gradients.0 + self.optimizer_state.0),
+        )
+    }
+}
+
+fn phase_peak(m: &StepMeasurement, phase: Phase) -> f64 {
+    m.phases
+        .iter()
+        .find(|p| p.phase == phase)
+        .map_or(0.0, |p| p.peak.0 as f64)
+}
+
+/// Bytes alive when the forward pass ends (relative to the step's start, so weights included).
+fn forward_live(m: &StepMeasurement) -> f64 {
+    m.phases
+        .iter()
+        .find(|p| p.phase == Phase::Forward)
+        .map_or(0.0, |p| p.live_after.0 as f64)
+}
+
+impl StepModel {
+    /// Fits from measured steps of one family, dtype and optimizer (the shapes should vary every
+    /// dimension independently: see `validate::calibration_shapes`).
+    pub fn fit(steps: &[StepMeasurement]) -> Result<StepModel> {
+        let first = steps
+            .first()
+            .ok_or_else(|| Error::Invalid("no measured steps to fit a memory model on".into()))?;
+        let (family, dtype, optimizer) = (
+            first.config.model.family,
+            first.config.dtype,
+            first.config.optimizer,
+        );
+        if steps.iter().any(|m| {
+            m.config.model.family != family
+                || m.config.dtype != dtype
+                || m.config.optimizer != optimizer
+        }) {
+            return Err(Error::Invalid(
+                "a memory model is fitted on steps of one family, dtype and optimizer".into(),
+            ));
+        }
+        let too_alike = || {
+            Error::Invalid(format!(
+                "cannot fit the {} memory model: {} calibration shapes are too few or too alike",
+                family.name(),
+                steps.len()
+            ))
+        };
+        let shape_terms: Vec<HashMap<&'static str, f64>> =
+            steps.iter().map(|m| terms(&m.config.model)).collect();
+        let scale: Vec<f64> = steps
+            .iter()
+            .map(|m| m.ledger.measured_peak.0.max(1) as f64)
+            .collect();
+        let forward: Vec<f64> = steps.iter().map(forward_live).collect();
+        let extra: Vec<f64> = steps
+            .iter()
+            .zip(&forward)
+            .map(|(m, f)| (phase_peak(m, Phase::Backward) - f).max(0.0))
+            .collect();
+        let step: Vec<f64> = steps
+            .iter()
+            .map(|m| phase_peak(m, Phase::OptimizerStep))
+            .collect();
+        let parts = layout(family);
+        let largest = steps
+            .iter()
+            .max_by_key(|m| m.params)
+            .expect("steps is not empty");
+        Ok(StepModel {
+            family,
+            dtype,
+            optimizer,
+            forward: weighted_fit(parts.forward, &shape_terms, &forward, &scale)
+                .ok_or_else(too_alike)?,
+            backward: max_fit(parts.backward, &shape_terms, &extra, &scale)
+                .ok_or_else(too_alike)?,
+            step: weighted_fit(parts.step, &shape_terms, &step, &scale).ok_or_else(too_alike)?,
+            per_param: [
+                largest.per_param.weights,
+                largest.per_param.gradients,
+                largest.per_param.optimizer_state,
+            ],
+            calibration_points: steps.len(),
+        })
+    }
+
+    /// Predicts a step of `m` (its family must be the model's).
+    pub fn predict(&self, m: &ModelConfig) -> Prediction {
+        let t = terms(m);
+        let extra = self.backward.iter().map(|f| f.eval(&t)).fold(0.0, f64::max);
+        let (backward, step) = (self.forward.eval(&t) + extra, self.step.eval(&t));
+        let p = m.param_count() as f64;
+        let bytes = |per: f64| Bytes((per * p) as u64);
+        Prediction {
+            weights: bytes(self.per_param[0]),
+            gradients: bytes(self.per_param[1]),
+            optimizer_state: bytes(self.per_param[2]),
+            backward_peak: Bytes(backward as u64),
+            step_peak: Bytes(step as u64),
+            peak: Bytes(backward.max(step) as u64),
+            peak_phase: if step > backward {
+                Phase::OptimizerStep
+            } else {
+                Phase::Backward
+            },
+        }
+    }
+}
+
+/// Least squares of `y` on the named terms, each row weighted by 1/`scale` (relative error). A
+/// whisper of ridge keeps a term the rows do not determine at zero rather than failing the fit.
+fn weighted_fit(
+    names: &[&str],
+    shapes: &[HashMap<&'static str, f64>],
+    y: &[f64],
+    scale: &[f64],
+) -> Option<Linear> {
+    let rows: Vec<Vec<f64>> = shapes
+        .iter()
+        .zip(scale)
+        .map(|(t, s)| names.iter().map(|n| t.get(n).copied().unwrap_or(0.0) / s).collect())
+        .collect();
+    let target: Vec<f64> = y.iter().zip(scale).map(|(v, s)| v / s).collect();
+    let coefficients = crate::stats::least_squares::ridge(&rows, &target, 1e-9)?;
+    Some(Linear {
+        terms: names.iter().map(|n| n.to_string()).collect(),
+        coefficients,
+    })
+}
+
+/// y ≈ the maximum of one linear form per entry of `forms` (max-affine regression, weighted
+/// like [`weighted_fit`]). Starts by giving each shape to the form whose own terms make up the
+/// larger share of it (each form fitted alone on all shapes first), then alternates: refit each
+/// form on its shapes, give each shape to the form that predicts it larger; stops when no shape
+/// moves (at most 50 rounds).
+fn max_fit(
+    forms: &[&[&str]],
+    shapes: &[HashMap<&'static str, f64>],
+    y: &[f64],
+    scale: &[f64],
+) -> Option<Vec<Linear>> {
+    let mut fitted: Vec<Linear> = forms
+        .iter()
+        .map(|names| weighted_fit(names, shapes, y, scale))
+        .collect::<Option<_>>()?;
+    if forms.len() == 1 {
+        return Some(fitted);
+    }
+    let argmax = |fitted: &[Linear]| -> Vec<usize> {
+        shapes
+            .iter()
+            .map(|t| {
+                (0..fitted.len())
+                    .max_by(|&a, &b| fitted[a].eval(t).total_cmp(&fitted[b].eval(t)))
+                    .unwrap_or(0)
+            })
+            .collect()
+    };
+    let mut assign = argmax(&fitted);
+    for _ in 0..50 {
+        for (k, names) in forms.iter().enumerate() {
+            let mine: Vec<usize> = (0..shapes.len()).filter(|&i| assign[i] == k).collect();
+            if mine.len() < names.len() {
+                continue;
+            }
+            let pick = |v: &[f64]| mine.iter().map(|&i| v[i]).collect::<Vec<_>>();
+            let sub: Vec<HashMap<&'static str, f64>> =
+                mine.iter().map(|&i| shapes[i].clone()).collect();
+            if let Some(f) = weighted_fit(names, &sub, &pick(y), &pick(scale)) {
+                fitted[k] = f;
+            }
+        }
+        let next = argmax(&fitted);
+        if next == assign {
+            break;
+        }
+        assign = next;
+    }
+    Some(fitted)
+}
