@@ -28,7 +28,7 @@
 //!   intermediate gradient once used while the parameters' gradients accumulate, so its peak is
 //!   the largest of a few moments — early, when the loss's gradients (several b·s·V tensors)
 //!   are alive, or late, when nearly every parameter's gradient exists beside one block's
-//!   temporaries. It is fitted as the maximum of two linear forms (max-affine regression: each
+//!   temporaries. It is fitted as the maximum of linear forms, one per such moment (max-affine regression: each
 //!   shape is assigned to the form that predicts it larger, each form refitted on its shapes,
 //!   until the assignment settles).
 //!
@@ -129,10 +129,13 @@ pub fn layout(family: Family) -> Layout {
                 "1", "L", "P", "L·b·s·d", "L·b·s·f", "L·b·h·s²", "b·s·V", "b·s·d",
             ],
             backward: &[
-                // Early: the loss's gradients (b·s·V) and the head's (V·d).
+                // The loss's gradients (b·s·V) and the head's (V·d): the first moment.
                 &["1", "b·s·V", "V·d", "b·s·d"],
-                // Late: (nearly) every parameter's gradient, the mask's, one block's temporaries.
-                &["1", "L", "P", "b·h·s²", "L·b·h·s²", "b·s·f", "b·s·d"],
+                // Inside a block's attention: its softmax's gradients (b·h·s²) beside the
+                // parameters' gradients so far and the mask's (L·b·h·s²).
+                &["1", "L", "P", "b·h·s²", "L·b·h·s²", "b·s·d"],
+                // Inside a block's FFN, or at the end: the FFN's gradients (b·s·f).
+                &["1", "L", "P", "L·b·h·s²", "b·s·f", "b·s·d"],
             ],
             step: &[
                 "1", "L", "P", "largest", "L·b·s·d", "L·b·s·f", "L·b·h·s²", "b·h·s²", "b·s·V",
@@ -145,7 +148,8 @@ pub fn layout(family: Family) -> Layout {
             ],
             backward: &[
                 &["1", "b·s·V", "V·d", "b·s·d"],
-                &["1", "L", "P", "b·h·s²", "L·b·h·s²", "b·s·f", "b·s·d", "b·s·kv"],
+                &["1", "L", "P", "b·h·s²", "L·b·h·s²", "b·s·d", "b·s·kv"],
+                &["1", "L", "P", "L·b·h·s²", "b·s·f", "b·s·d"],
             ],
             step: &[
                 "1", "L", "P", "largest", "L·b·s·d", "L·b·s·f", "L·b·s·kv", "L·b·h·s²",
@@ -192,6 +196,34 @@ pub struct Linear {
     pub terms: Vec<String>,
     /// Bytes per unit of each term.
     pub coefficients: Vec<f64>,
+}
+
+impl std::fmt::Display for Linear {
+    /// "12.0·P + 3.9·b·s·V + …" (bytes per unit of each term).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self
+            .terms
+            .iter()
+            .zip(&self.coefficients)
+            .map(|(t, c)| if t == "1" { format!("{c:.0}") } else { format!("{c:.2}·{t}") })
+            .collect();
+        write!(f, "{}", parts.join(" + ").replace("+ -", "− "))
+    }
+}
+
+impl StepModel {
+    /// The fitted parts, one line each (bytes per unit of each term).
+    pub fn describe(&self) -> String {
+        let mut out = format!("  forward ends with  {}\n", self.forward);
+        for (i, form) in self.backward.iter().enumerate() {
+            out.push_str(&format!(
+                "  backward adds {}  {form}\n",
+                if i == 0 { "max(" } else { "    " }
+            ));
+        }
+        out.push_str(&format!("  optimizer step     {}\n", self.step));
+        out
+    }
 }
 
 impl Linear {
@@ -366,8 +398,8 @@ impl StepModel {
     }
 }
 
-/// Least squares of `y` on the named terms, each row weighted by 1/`scale` (relative error). A
-/// whisper of ridge keeps a term the rows do not determine at zero rather than failing the fit.
+/// Non-negative least squares of `y` on the named terms, each row weighted by 1/`scale`
+/// (relative error).
 fn weighted_fit(
     names: &[&str],
     shapes: &[HashMap<&'static str, f64>],
@@ -380,7 +412,8 @@ fn weighted_fit(
         .map(|(t, s)| names.iter().map(|n| t.get(n).copied().unwrap_or(0.0) / s).collect())
         .collect();
     let target: Vec<f64> = y.iter().zip(scale).map(|(v, s)| v / s).collect();
-    let coefficients = crate::stats::least_squares::ridge(&rows, &target, 1e-9)?;
+    // Every term counts tensors (or per-parameter bytes): non-negative coefficients only.
+    let coefficients = crate::stats::least_squares::nonnegative(&rows, &target)?;
     Some(Linear {
         terms: names.iter().map(|n| n.to_string()).collect(),
         coefficients,

@@ -46,7 +46,7 @@ pub fn calibration_shapes(family: Family) -> Vec<ModelConfig> {
                     m.layers = pick(&[1, 2, 3], i, 1);
                     m.d_model = pick(&[32, 48, 64, 96], i, 5);
                     m.heads = pick(&[2, 4, 8], i, 7);
-                    m.seq_len = pick(&[8, 24, 64, 128], i, 9);
+                    m.seq_len = pick(&[8, 32, 96, 192], i, 9);
                     m.vocab = pick(&[64, 300, 1500, 4000], i, 11);
                     m.ffn = Some(m.d_model * pick(&[2, 3, 4, 5], i, 13));
                     if family == Family::Llama {
@@ -265,10 +265,11 @@ impl FamilyValidation {
         let (rule_med, _) = of(&|r| r.rule);
         let (book_med, _) = of(&|r| r.textbook);
         format!(
-            "\n== {} (f32, AdamW, on {device}): fitted on {} shapes, judged on {} others\n\n{}median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
+            "\n== {} (f32, AdamW, on {device}): fitted on {} shapes, judged on {} others\n\nThe fitted model (bytes per unit of each term):\n{}\n{}median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
             self.family.name(),
             self.model.calibration_points,
             self.rows.len(),
+            self.model.describe(),
             table(&self.rows).to_text(),
             med * 100.0,
             worst * 100.0,

@@ -117,6 +117,86 @@ pub fn ridge(rows: &[Vec<f64>], y: &[f64], lambda: f64) -> Option<Vec<f64>> {
     Some((0..n).map(|i| a[i][n] / a[i][i] / scale[i]).collect())
 }
 
+/// Non-negative least squares: coefficients b ≥ 0 minimising Σ (y − X·b)² (Lawson & Hanson
+/// 1974, "Solving Least Squares Problems", ch. 23: the active-set method). For models whose
+/// terms count things — tensors of a size, bytes per parameter — a negative coefficient has no
+/// meaning, and allowing one lets two nearly collinear terms cancel each other: a fit that
+/// matches its calibration points and fails away from them. Columns are scaled first (the
+/// solution is unchanged by positive scaling). `None` when a sub-problem is singular.
+pub fn nonnegative(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
+    let n = rows.first()?.len();
+    if rows.len() != y.len() || rows.iter().any(|r| r.len() != n) {
+        return None;
+    }
+    let scale: Vec<f64> = (0..n)
+        .map(|j| {
+            rows.iter()
+                .fold(0f64, |m, r| m.max(r[j].abs()))
+                .max(f64::MIN_POSITIVE)
+        })
+        .collect();
+    let a: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| r.iter().zip(&scale).map(|(x, s)| x / s).collect())
+        .collect();
+    let gradient = |x: &[f64]| -> Vec<f64> {
+        let residual: Vec<f64> = a
+            .iter()
+            .zip(y)
+            .map(|(r, v)| v - r.iter().zip(x).map(|(p, q)| p * q).sum::<f64>())
+            .collect();
+        (0..n)
+            .map(|j| a.iter().zip(&residual).map(|(r, e)| r[j] * e).sum())
+            .collect()
+    };
+    // Solves the unconstrained problem on the columns in `passive`, zero elsewhere.
+    let solve_on = |passive: &[bool]| -> Option<Vec<f64>> {
+        let cols: Vec<usize> = (0..n).filter(|&j| passive[j]).collect();
+        let sub: Vec<Vec<f64>> = a
+            .iter()
+            .map(|r| cols.iter().map(|&j| r[j]).collect())
+            .collect();
+        let z = ridge(&sub, y, 1e-12)?;
+        let mut full = vec![0.0; n];
+        for (k, &j) in cols.iter().enumerate() {
+            full[j] = z[k];
+        }
+        Some(full)
+    };
+    let tol = 1e-12 * y.iter().map(|v| v.abs()).fold(1.0, f64::max);
+    let mut x = vec![0.0; n];
+    let mut passive = vec![false; n];
+    for _ in 0..3 * n + 10 {
+        let w = gradient(&x);
+        let Some(t) = (0..n)
+            .filter(|&j| !passive[j] && w[j] > tol)
+            .max_by(|&i, &j| w[i].total_cmp(&w[j]))
+        else {
+            break;
+        };
+        passive[t] = true;
+        loop {
+            let s = solve_on(&passive)?;
+            if (0..n).filter(|&j| passive[j]).all(|j| s[j] > 0.0) {
+                x = s;
+                break;
+            }
+            let alpha = (0..n)
+                .filter(|&j| passive[j] && s[j] <= 0.0)
+                .map(|j| x[j] / (x[j] - s[j]))
+                .fold(f64::INFINITY, f64::min);
+            for j in 0..n {
+                x[j] += alpha * (s[j] - x[j]);
+                if passive[j] && x[j] <= 1e-15 {
+                    passive[j] = false;
+                    x[j] = 0.0;
+                }
+            }
+        }
+    }
+    Some(x.iter().zip(&scale).map(|(v, s)| v / s).collect())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -163,5 +243,23 @@ mod tests {
         assert!(f.r2 < 1.0 && f.r2 > 0.9);
         assert!(poly_fit(&[(1.0, 1.0), (1.0, 2.0)], 1).is_none());
         assert!(poly_fit(&[(1.0, f64::NAN), (2.0, 1.0)], 1).is_none());
+    }
+
+    #[test]
+    fn nonnegative_keeps_coefficients_at_or_above_zero() {
+        // y = 2·x0 exactly; x1 nearly equals x0, so plain least squares may split the weight
+        // between them with opposite signs once noise is added.
+        let rows: Vec<Vec<f64>> = (1..=6)
+            .map(|i| vec![i as f64, i as f64 * 1.001 + (i % 2) as f64 * 1e-3])
+            .collect();
+        let y: Vec<f64> = (1..=6).map(|i| 2.0 * i as f64 + (i % 3) as f64 * 0.01).collect();
+        let b = super::nonnegative(&rows, &y).unwrap();
+        assert!(b.iter().all(|&c| c >= 0.0), "{b:?}");
+        let fit: f64 = rows.iter().zip(&y).map(|(r, v)| (r[0] * b[0] + r[1] * b[1] - v).abs()).sum();
+        assert!(fit < 0.2, "{b:?}");
+        // A target that wants a negative coefficient gets zero for it instead.
+        let rows = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![1.0, 1.0]];
+        let b = super::nonnegative(&rows, &[1.0, -1.0, 0.0]).unwrap();
+        assert!(b[1] == 0.0 && (b[0] - 0.5).abs() < 1e-9, "{b:?}");
     }
 }
