@@ -12,7 +12,7 @@
 //! - [`plan`] — will it fit: estimates, and every course lesson judged on every target.
 //! - [`report`] — the lesson's environment report, and `compare`.
 //! - The learner's path: [`labs`].
-//! - Shared: [`dtype`], [`units`], [`files`], [`stats`], [`table`], [`plot`], [`output`],
+//! - Shared: [`dtype`], [`units`], [`files`], [`process`], [`stats`], [`table`], [`plot`], [`output`],
 //!   [`suggest`], [`error`].
 
 pub mod bench;
@@ -25,6 +25,7 @@ pub mod output;
 pub mod plan;
 pub mod plot;
 pub mod probe;
+pub mod process;
 pub mod report;
 pub mod stats;
 pub mod suggest;

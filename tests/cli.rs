@@ -487,6 +487,9 @@ fn measure_cpu_writes_report_calibration_and_plot() {
     assert_eq!(report["fits"].as_array().unwrap().len(), 3);
     let cal = gpulab::memory::calibration::Calibration::load(&cal).unwrap();
     assert_eq!(cal.entries.len(), 2);
+    // --save also fits the memory models: one per family, dtype and optimizer asked for.
+    assert_eq!(cal.models.len(), 2);
+    assert!(cal.models.iter().all(|m| m.calibration_points >= 24));
     assert!(fs::read_to_string(&svg).unwrap().contains("batch"));
 }
 
@@ -539,10 +542,82 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         .unwrap();
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["input"]["params"], 163_037_184u64);
+    // GPT-2's shape ties the head to the token embedding, as GPT-2 does; --untied adds V·d.
+    assert_eq!(v["estimate"]["input"]["params"], 124_439_808u64);
+    let untied = Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "estimate",
+            "--layers",
+            "12",
+            "--hidden",
+            "768",
+            "--heads",
+            "12",
+            "--seq-len",
+            "1024",
+            "--untied",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&untied.stdout).unwrap();
+    assert_eq!(v["estimate"]["input"]["params"], 163_037_184u64);
+    // A preset: its exact count, and a measured column with each term.
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "estimate",
+            "llama-3-8b",
+            "--seq-len",
+            "2048",
+            "--gpu",
+            "A100-80GB",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("8030261248 parameters"))
+        .stdout(predicate::str::contains("Candle measured (bf16 end to end"))
+        .stdout(predicate::str::contains("optimizer state"))
+        .stdout(predicate::str::contains("peak falls in"));
+    // ZeRO on one GPU: allowed, and said to change nothing.
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["estimate", "7B", "--zero", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("changes nothing"));
     for (args, message) in [
-        (vec!["estimate", "-3B"], "not a parameter count"),
-        (vec!["estimate", "12XB"], "not a parameter count"),
+        (vec!["estimate", "-3B"], "parameter count"),
+        (vec!["estimate", "12XB"], "parameter count"),
+        (vec!["estimate", "gtp2"], "did you mean gpt2"),
+        (
+            vec![
+                "estimate",
+                "--layers",
+                "2",
+                "--hidden",
+                "64",
+                "--heads",
+                "4",
+                "--kv-heads",
+                "3",
+                "--arch",
+                "llama",
+            ],
+            "must divide heads",
+        ),
+        (
+            vec!["estimate", "gpt2", "--lora-rank", "1000"],
+            "between 1 and the width (768)",
+        ),
+        (vec!["estimate", "7B", "--memory", "16"], "say 16GiB"),
+        (
+            vec![
+                "estimate", "7B", "--layers", "12", "--hidden", "768", "--heads", "12",
+            ],
+            "disagree",
+        ),
         (vec!["estimate", "0"], "at least one parameter"),
         (vec!["estimate", "7B", "--gpu", "A100"], "did you mean"),
         (

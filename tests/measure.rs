@@ -156,6 +156,7 @@ fn activations_grow_linearly_with_batch_and_calibration_round_trips() {
     let cal = Calibration::from_results(
         &results,
         &fits,
+        Vec::new(),
         Machine {
             cpu_model: "test".into(),
             os: "test".into(),
@@ -175,7 +176,7 @@ fn activations_grow_linearly_with_batch_and_calibration_round_trips() {
     assert_eq!(back, cal);
     let broken = std::fs::read_to_string(&path)
         .unwrap()
-        .replace("\"schema_version\": 1", "\"schema_version\": 99");
+        .replace("\"schema_version\": 2", "\"schema_version\": 99");
     assert!(Calibration::parse(&broken, "x.json")
         .unwrap_err()
         .to_string()

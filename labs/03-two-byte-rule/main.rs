@@ -30,13 +30,10 @@ fn main() -> anyhow::Result<()> {
         println!("{name:32} {memory:>10}  2-byte rule: {:6.2}B params   training (mixed-precision Adam): {:5.2}B", rule as f64 / 1e9, train as f64 / 1e9);
         rows.push(serde_json::json!({ "gpu": name, "memory": memory, "rule_params": rule, "training_params": train }));
     }
-    let seven_b = estimate(
-        &EstimateInput {
-            params: 7_000_000_000,
-            ..training
-        },
-        None,
-    );
+    let seven_b = estimate(&EstimateInput {
+        params: 7_000_000_000,
+        ..training
+    });
     println!(
         "\nA 7B model: {} by the rule, {} to train with Adam (before activations).",
         seven_b.rule_total, seven_b.textbook_total

@@ -110,18 +110,24 @@ pub struct FitArgs {
 /// `gpulab estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
-    /// Parameter count (7B, 124M, 11_181_642); optional when the shape flags give it.
-    #[arg(allow_hyphen_values = true)]
+    /// A model preset (gpt2, gpt2-medium, gpt2-large, gpt2-xl, llama-2-7b, llama-2-13b,
+    /// llama-3-8b, llama-3.2-1b) or a parameter count (7B, 124M, 11_181_642); optional when the
+    /// shape flags give it.
+    #[arg(allow_hyphen_values = true, value_name = "MODEL")]
     pub params: Option<String>,
     /// train or inference.
     #[arg(long, default_value = "train")]
     pub mode: String,
-    /// Weight precision: f32, bf16/f16 (mixed precision), nf4 (QLoRA base).
+    /// Precision recipe: f32; bf16 (end to end, as Candle trains: no fp32 master copy); mixed
+    /// (16-bit with fp32 master copy and optimizer state, as PyTorch AMP); f16; nf4 (QLoRA base).
     #[arg(long, default_value = "bf16")]
     pub dtype: String,
     /// sgd, momentum or adamw.
     #[arg(long, default_value = "adamw")]
     pub optimizer: String,
+    /// Architecture for the shape flags: gpt (GPT-2 style) or llama (Llama style).
+    #[arg(long)]
+    pub arch: Option<String>,
     /// Transformer layers.
     #[arg(long)]
     pub layers: Option<u64>,
@@ -131,15 +137,21 @@ pub struct EstimateArgs {
     /// Attention heads.
     #[arg(long)]
     pub heads: Option<u64>,
-    /// Key/value heads (GQA; default = heads).
+    /// Key/value heads (grouped-query attention, llama; must divide --heads).
     #[arg(long)]
     pub kv_heads: Option<u64>,
-    /// Sequence length.
-    #[arg(long, default_value_t = 2048)]
-    pub seq_len: u64,
-    /// Vocabulary (for the parameter count from a shape).
-    #[arg(long, default_value_t = 50257)]
-    pub vocab: u64,
+    /// FFN width (default 4·hidden for gpt, 8·hidden/3 for llama).
+    #[arg(long)]
+    pub ffn: Option<u64>,
+    /// GPT: an untied head (GPT-2 ties it to the token embedding).
+    #[arg(long)]
+    pub untied: bool,
+    /// Sequence length (default: a preset's context, else 2048).
+    #[arg(long)]
+    pub seq_len: Option<u64>,
+    /// Vocabulary (default 50257 for shape flags).
+    #[arg(long)]
+    pub vocab: Option<u64>,
     /// Batch size per GPU.
     #[arg(long, default_value_t = 1)]
     pub batch: u64,
@@ -161,9 +173,10 @@ pub struct EstimateArgs {
     /// Check against a memory budget (16GiB, 24GB).
     #[arg(long)]
     pub memory: Option<String>,
-    /// Calibration from `gpulab measure --save` (default: the one shipped, measured on a CPU).
+    /// Calibration from `gpulab measure --save` (default: the ones shipped, Candle's and
+    /// PyTorch's, measured on a CPU). Repeat to add columns.
     #[arg(long, value_name = "FILE")]
-    pub calibration: Option<PathBuf>,
+    pub calibration: Vec<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -172,8 +185,8 @@ pub struct EstimateArgs {
 /// `gpulab measure`.
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
-    /// Model families: mlp, gpt, cnn.
-    #[arg(long, value_delimiter = ',', default_value = "mlp,gpt,cnn")]
+    /// Model families: mlp, gpt (GPT-2 style), llama (Llama style), cnn.
+    #[arg(long, value_delimiter = ',', default_value = "mlp,gpt,llama,cnn")]
     pub model: Vec<String>,
     /// dtypes: f32, bf16, f16.
     #[arg(long, value_delimiter = ',', default_value = "f32,bf16")]
@@ -205,6 +218,15 @@ pub struct MeasureArgs {
     /// GPT sequence length.
     #[arg(long)]
     pub seq_len: Option<usize>,
+    /// Transformer FFN width (default 4·d for gpt, 8d/3 for llama).
+    #[arg(long)]
+    pub ffn: Option<usize>,
+    /// Llama key/value heads (grouped-query attention; must divide --heads).
+    #[arg(long)]
+    pub kv_heads: Option<usize>,
+    /// GPT: tie the head to the token embedding, as GPT-2 does.
+    #[arg(long)]
+    pub tied: bool,
     /// CNN image side (multiple of 4).
     #[arg(long)]
     pub image_size: Option<usize>,

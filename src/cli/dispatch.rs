@@ -271,6 +271,11 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
             s.heads = args.heads.unwrap_or(s.heads);
             s.vocab = args.vocab.unwrap_or(s.vocab);
             s.seq_len = args.seq_len.unwrap_or(s.seq_len);
+            if s.family.is_transformer() {
+                s.ffn = args.ffn.or(s.ffn);
+                s.kv_heads = args.kv_heads.or(s.kv_heads);
+                s.tied = args.tied && s.family == gpulab::memory::models::Family::Gpt;
+            }
             s.image_size = args.image_size.unwrap_or(s.image_size);
             s.validate().map(|_| s)
         })
@@ -304,10 +309,30 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let report = MeasureReport::new(spec.to_string(), device_name.clone(), results);
     if let Some(path) = &args.save {
+        // The memory models: every family × dtype × optimizer asked for, fitted on the small
+        // calibration shapes (a minute or two on a CPU).
+        let combos = config.families.len() * config.dtypes.len() * config.optimizers.len();
+        let bar = progress(
+            (combos * gpulab::memory::validate::CALIBRATION_SHAPES) as u64,
+            quiet,
+        );
+        bar.set_message("fitting the memory models on the calibration shapes");
+        let (models, failed) = gpulab::memory::validate::calibrate_all(
+            &config.families,
+            &config.dtypes,
+            &config.optimizers,
+            spec,
+            &mut || bar.inc(1),
+        );
+        bar.finish_and_clear();
+        for f in &failed {
+            eprintln!("not calibrated: {f}");
+        }
         let host = gpulab::probe::host::detect();
         Calibration::from_results(
             &report.results,
             &report.fits,
+            models,
             Machine {
                 cpu_model: host.cpu_model,
                 os: host.os,
@@ -340,75 +365,44 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The calibration the user named, or the one shipped with the kit.
-fn load_calibration(
-    path: &Option<PathBuf>,
-) -> anyhow::Result<(gpulab::memory::calibration::Calibration, String)> {
-    use gpulab::memory::calibration::Calibration;
-    Ok(match path {
-        Some(p) => {
-            let c = Calibration::load(p)?;
-            let note = format!(
-                "gpulab column: measured in Candle on {} ({}), from {}",
-                c.machine.device_name,
-                c.machine.device,
-                p.display()
-            );
-            (c, note)
-        }
-        None => {
-            let c = Calibration::parse(
-                gpulab::memory::calibration::SHIPPED_CPU,
-                "data/calibration-cpu.json",
-            )?;
-            let note = format!(
-                "gpulab column: measured in Candle {} on a CPU ({}), shipped in data/calibration-cpu.json; run `gpulab measure --save FILE` on your machine and pass --calibration FILE",
-                c.header.candle_version.as_deref().unwrap_or("?"), c.machine.device_name
-            );
-            (c, note)
-        }
-    })
-}
-
 fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
-    use gpulab::plan::estimate::{self as est, EstimateInput, Mode, Precision, TransformerShape};
+    use gpulab::plan::estimate::{self as est, EstimateInput, Mode, ModelQuery, Precision};
     let mode = match args.mode.to_ascii_lowercase().as_str() {
         "train" | "training" => Mode::Train,
         "inference" | "infer" => Mode::Inference,
         other => bail!("--mode must be train or inference, got {other:?}"),
     };
     let precision = Precision::parse(&args.dtype)?;
-    let states = gpulab::memory::optim::OptimizerKind::parse(&args.optimizer)?.states_per_param();
+    let optimizer = gpulab::memory::optim::OptimizerKind::parse(&args.optimizer)?;
     if args.zero > 3 {
         bail!("--zero must be 0, 1, 2 or 3 (3 = FSDP full sharding)");
     }
-    if args.gpus == 0 || args.batch == 0 || args.seq_len == 0 {
+    if args.gpus == 0 || args.batch == 0 || args.seq_len == Some(0) {
         bail!("--gpus, --batch and --seq-len must be at least 1");
     }
-    let shape = match (args.layers, args.hidden, args.heads) {
-        (Some(layers), Some(hidden), Some(heads)) => {
-            if heads == 0 || hidden % heads != 0 || layers == 0 {
-                bail!("--hidden ({hidden}) must be a positive multiple of --heads ({heads}), and --layers at least 1");
-            }
-            Some(TransformerShape {
-                layers,
-                hidden,
-                heads,
-                kv_heads: args.kv_heads.unwrap_or(heads),
-                seq_len: args.seq_len,
-                vocab: args.vocab,
-            })
+    let (params, model) = est::resolve(&ModelQuery {
+        name_or_count: args.params.clone(),
+        arch: args.arch.clone(),
+        layers: args.layers,
+        hidden: args.hidden,
+        heads: args.heads,
+        kv_heads: args.kv_heads,
+        ffn: args.ffn,
+        vocab: args.vocab,
+        seq_len: args.seq_len,
+        batch: args.batch,
+        untied: args.untied,
+    })?;
+    if let (Some(r), Some(m)) = (args.lora_rank, &model) {
+        if r == 0 || r > m.d_model as u64 {
+            bail!(
+                "--lora-rank must be between 1 and the width ({}), got {r}",
+                m.d_model
+            );
         }
-        (None, None, None) => None,
-        _ => bail!("give all of --layers, --hidden and --heads, or none"),
-    };
-    let params = match (&args.params, shape) {
-        (Some(p), _) => est::parse_count(p)?,
-        (None, Some(s)) => s.params(),
-        (None, None) => {
-            bail!("give a parameter count (e.g. 7B) or a shape (--layers --hidden --heads)")
-        }
-    };
+    } else if args.lora_rank == Some(0) {
+        bail!("--lora-rank must be at least 1");
+    }
     let budget = match (&args.gpu, &args.memory) {
         (Some(_), Some(_)) => bail!("give --gpu or --memory, not both"),
         (Some(g), None) => {
@@ -423,26 +417,51 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     };
     let input = EstimateInput {
         params,
-        shape,
+        shape: model.as_ref().map(est::textbook_shape),
         batch: args.batch,
         mode,
         precision,
-        optimizer_states: states,
+        optimizer_states: optimizer.states_per_param(),
+        optimizer: Some(optimizer),
         lora_rank: args.lora_rank,
         checkpointing: args.checkpointing,
         gpus: args.gpus,
         zero_stage: args.zero,
         on_gpu: args.gpu.is_some() || args.gpus > 1,
     };
-    let (cal, note) = load_calibration(&args.calibration)?;
-    let result = est::estimate(&input, est::measured_from(&cal, precision, states));
+    let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
+    let result = est::estimate(&input);
+    let measured: Vec<est::MeasuredColumn> = calibrations
+        .iter()
+        .map(|(cal, source)| est::measured_column(cal, source, &input, model.as_ref()))
+        .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "model": model,
+                "estimate": result,
+                "measured": measured,
+            }))?
+        );
         return Ok(ExitCode::SUCCESS);
     }
-    print!("{}", est::render(&result, &note));
+    if let Some(m) = &model {
+        println!("{}", m.describe());
+    }
+    let mut notes = Vec::new();
+    if args.zero > 0 && args.gpus == 1 {
+        notes.push(format!(
+            "--zero {} on one GPU changes nothing: ZeRO shards across GPUs (add --gpus N).",
+            args.zero
+        ));
+    }
+    print!("{}", est::render(&result, &measured, &notes));
     if let Some((budget, label)) = budget {
-        print!("{}", est::against_budget(&input, &result, budget, &label));
+        print!(
+            "{}",
+            est::against_budget(&input, &result, &measured, budget, &label)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,11 +1,17 @@
-//! The calibration file `measure --save` writes and `estimate` reads: measured bytes per
-//! parameter and fitted activation coefficients per model family, dtype and optimizer, with the
-//! machine and Candle version they came from.
+//! The calibration file `measure --save` writes and `estimate` reads: the fitted memory models
+//! ([`crate::memory::empirical::StepModel`], one per family, dtype and optimizer) of one
+//! framework on one machine, with the measured bytes per parameter and sweep fits of the run
+//! that made it.
 //!
-//! Schema `gpulab.calibration`, version 1 (JSON):
+//! Schema `gpulab.calibration`, version 2 (JSON; version 1 had no `framework` and no `models`,
+//! and is refused with the command that makes a current one):
 //! ```text
 //! { schema, schema_version, gpulab_version, candle_version, created_unix_s,
+//!   framework: "candle" | "pytorch", framework_version,
 //!   machine: { cpu_model, os, device, device_name },
+//!   models: [ { family, dtype, optimizer, forward: { terms, coefficients },
+//!               backward: [ { terms, coefficients } ], step: {…}, per_param,
+//!               calibration_points } ],
 //!   entries: [ { family, dtype, optimizer, params, reference: <model shape>,
 //!                weights_per_param, gradients_per_param, optimizer_state_per_param,
 //!                step_temporaries_per_param, activations_bytes, other_gradients_bytes,
@@ -29,8 +35,58 @@ use crate::memory::suite::{Purpose, StepResult, SweepFit};
 /// on the project's CPU machine. Used until the learner saves one of their own.
 pub const SHIPPED_CPU: &str = include_str!("../../data/calibration-cpu.json");
 
+/// The calibrations `estimate` uses unless told otherwise: the shipped ones, with a label each
+/// saying where they came from; or the files named, in order.
+pub fn load_all(paths: &[std::path::PathBuf]) -> Result<Vec<(Calibration, String)>> {
+    if paths.is_empty() {
+        let c = Calibration::parse(SHIPPED_CPU, "data/calibration-cpu.json")?;
+        let label = format!(
+            "data/calibration-cpu.json, measured in {} {} on {} (run `gpulab measure --save FILE` on your machine and pass --calibration FILE)",
+            c.framework.name(),
+            c.framework_version,
+            c.machine.device_name
+        );
+        return Ok(vec![(c, label)]);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            let c = Calibration::load(p)?;
+            let label = format!(
+                "{}, measured in {} {} on {} ({})",
+                p.display(),
+                c.framework.name(),
+                c.framework_version,
+                c.machine.device_name,
+                c.machine.device
+            );
+            Ok((c, label))
+        })
+        .collect()
+}
+
 /// Version of the file layout.
-pub const CALIBRATION_SCHEMA_VERSION: u32 = 1;
+pub const CALIBRATION_SCHEMA_VERSION: u32 = 2;
+
+/// Which framework's training step a calibration measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Framework {
+    /// Candle (gpulab's own step).
+    Candle,
+    /// PyTorch (the same step, by `.ci/torch-step.py`... see `memory::torch`).
+    Pytorch,
+}
+
+impl Framework {
+    /// Name as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Framework::Candle => "Candle",
+            Framework::Pytorch => "PyTorch",
+        }
+    }
+}
 
 /// Where the numbers were measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,8 +142,15 @@ pub struct Calibration {
     /// What this file is, and who wrote it when.
     #[serde(flatten)]
     pub header: crate::files::Header,
+    /// Which framework's step was measured.
+    pub framework: Framework,
+    /// Its version.
+    pub framework_version: String,
     /// Where.
     pub machine: Machine,
+    /// The fitted memory models.
+    #[serde(default)]
+    pub models: Vec<crate::memory::empirical::StepModel>,
     /// Grid entries.
     pub entries: Vec<Entry>,
     /// Sweep fits.
@@ -99,6 +162,7 @@ impl Calibration {
     pub fn from_results(
         results: &[StepResult],
         fits: &[SweepFit],
+        models: Vec<crate::memory::empirical::StepModel>,
         machine: Machine,
     ) -> Calibration {
         let entries = results
@@ -136,10 +200,25 @@ impl Calibration {
                 "gpulab.calibration",
                 CALIBRATION_SCHEMA_VERSION,
             ),
+            framework: Framework::Candle,
+            framework_version: crate::probe::framework::candle_version().into(),
             machine,
+            models,
             entries,
             fits: fits.to_vec(),
         }
+    }
+
+    /// The fitted model for a family, dtype and optimizer, if this calibration has one.
+    pub fn model(
+        &self,
+        family: Family,
+        dtype: candle_core::DType,
+        optimizer: OptimizerKind,
+    ) -> Option<&crate::memory::empirical::StepModel> {
+        self.models
+            .iter()
+            .find(|m| m.family == family && m.dtype == dtype && m.optimizer == optimizer)
     }
 
     /// Reads and checks a calibration file.

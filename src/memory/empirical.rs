@@ -126,7 +126,14 @@ pub fn layout(family: Family) -> Layout {
         // term, not two that least squares could not tell apart.
         Family::Gpt => Layout {
             forward: &[
-                "1", "L", "P", "L·b·s·d", "L·b·s·f", "L·b·h·s²", "b·s·V", "b·s·d",
+                "1",
+                "L",
+                "P",
+                "L·b·s·d",
+                "L·b·s·f",
+                "L·b·h·s²",
+                "b·s·V",
+                "b·s·d",
             ],
             backward: &[
                 // The loss's gradients (b·s·V) and the head's (V·d): the first moment.
@@ -138,13 +145,29 @@ pub fn layout(family: Family) -> Layout {
                 &["1", "L", "P", "L·b·h·s²", "b·s·f", "b·s·d"],
             ],
             step: &[
-                "1", "L", "P", "largest", "L·b·s·d", "L·b·s·f", "L·b·h·s²", "b·h·s²", "b·s·V",
+                "1",
+                "L",
+                "P",
+                "largest",
+                "L·b·s·d",
+                "L·b·s·f",
+                "L·b·h·s²",
+                "b·h·s²",
+                "b·s·V",
                 "b·s·d",
             ],
         },
         Family::Llama => Layout {
             forward: &[
-                "1", "L", "P", "L·b·s·d", "L·b·s·f", "L·b·s·kv", "L·b·h·s²", "b·s·V", "b·s·d",
+                "1",
+                "L",
+                "P",
+                "L·b·s·d",
+                "L·b·s·f",
+                "L·b·s·kv",
+                "L·b·h·s²",
+                "b·s·V",
+                "b·s·d",
             ],
             backward: &[
                 &["1", "b·s·V", "V·d", "b·s·d"],
@@ -152,8 +175,17 @@ pub fn layout(family: Family) -> Layout {
                 &["1", "L", "P", "L·b·h·s²", "b·s·f", "b·s·d"],
             ],
             step: &[
-                "1", "L", "P", "largest", "L·b·s·d", "L·b·s·f", "L·b·s·kv", "L·b·h·s²",
-                "b·h·s²", "b·s·V", "b·s·d",
+                "1",
+                "L",
+                "P",
+                "largest",
+                "L·b·s·d",
+                "L·b·s·f",
+                "L·b·s·kv",
+                "L·b·h·s²",
+                "b·h·s²",
+                "b·s·V",
+                "b·s·d",
             ],
         },
     }
@@ -171,14 +203,17 @@ pub fn largest_tensor(m: &ModelConfig) -> u64 {
             .unwrap_or(0),
         Family::Gpt => {
             let (d, f) = (u(m.d_model), u(m.ffn_width()));
-            [u(m.vocab) * d, u(m.seq_len) * d, 3 * d * d, d * f]
+            [u(m.vocab) * d, u(m.position_rows()) * d, 3 * d * d, d * f]
                 .into_iter()
                 .max()
                 .unwrap_or(0)
         }
         Family::Llama => {
             let (d, f) = (u(m.d_model), u(m.ffn_width()));
-            [u(m.vocab) * d, d * d, d * f].into_iter().max().unwrap_or(0)
+            [u(m.vocab) * d, d * d, d * f]
+                .into_iter()
+                .max()
+                .unwrap_or(0)
         }
         Family::Cnn => {
             let side = u(m.image_size / 4);
@@ -205,7 +240,13 @@ impl std::fmt::Display for Linear {
             .terms
             .iter()
             .zip(&self.coefficients)
-            .map(|(t, c)| if t == "1" { format!("{c:.0}") } else { format!("{c:.2}·{t}") })
+            .map(|(t, c)| {
+                if t == "1" {
+                    format!("{c:.0}")
+                } else {
+                    format!("{c:.2}·{t}")
+                }
+            })
             .collect();
         write!(f, "{}", parts.join(" + ").replace("+ -", "− "))
     }
@@ -293,38 +334,64 @@ impl Prediction {
     }
 }
 
-fn phase_peak(m: &StepMeasurement, phase: Phase) -> f64 {
-    m.phases
-        .iter()
-        .find(|p| p.phase == phase)
-        .map_or(0.0, |p| p.peak.0 as f64)
+/// What a model is fitted on: one measured step's shape and the bytes of its phases, from
+/// Candle ([`StepMeasurement`]) or from PyTorch (`crate::memory::torch`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PhasePeaks {
+    /// The shape.
+    pub model: ModelConfig,
+    /// Training dtype.
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
+    /// Optimizer.
+    pub optimizer: OptimizerKind,
+    /// Parameters.
+    pub params: u64,
+    /// Bytes alive when the forward pass (and the loss) ends, weights and state included.
+    pub forward_live: f64,
+    /// The backward pass's peak.
+    pub backward_peak: f64,
+    /// The optimizer step's peak.
+    pub step_peak: f64,
+    /// The step's peak.
+    pub peak: f64,
+    /// Bytes per parameter of weights, gradients and optimizer state.
+    pub per_param: [f64; 3],
 }
 
-/// Bytes alive when the forward pass ends (relative to the step's start, so weights included).
-fn forward_live(m: &StepMeasurement) -> f64 {
-    m.phases
-        .iter()
-        .find(|p| p.phase == Phase::Forward)
-        .map_or(0.0, |p| p.live_after.0 as f64)
+impl From<&StepMeasurement> for PhasePeaks {
+    fn from(m: &StepMeasurement) -> PhasePeaks {
+        let phase = |ph: Phase| m.phases.iter().find(|p| p.phase == ph);
+        PhasePeaks {
+            model: m.config.model.clone(),
+            dtype: m.config.dtype,
+            optimizer: m.config.optimizer,
+            params: m.params,
+            forward_live: phase(Phase::Forward).map_or(0.0, |p| p.live_after.0 as f64),
+            backward_peak: phase(Phase::Backward).map_or(0.0, |p| p.peak.0 as f64),
+            step_peak: phase(Phase::OptimizerStep).map_or(0.0, |p| p.peak.0 as f64),
+            peak: m.ledger.measured_peak.0 as f64,
+            per_param: [
+                m.per_param.weights,
+                m.per_param.gradients,
+                m.per_param.optimizer_state,
+            ],
+        }
+    }
 }
 
 impl StepModel {
     /// Fits from measured steps of one family, dtype and optimizer (the shapes should vary every
     /// dimension independently: see `validate::calibration_shapes`).
-    pub fn fit(steps: &[StepMeasurement]) -> Result<StepModel> {
+    pub fn fit(steps: &[PhasePeaks]) -> Result<StepModel> {
         let first = steps
             .first()
             .ok_or_else(|| Error::Invalid("no measured steps to fit a memory model on".into()))?;
-        let (family, dtype, optimizer) = (
-            first.config.model.family,
-            first.config.dtype,
-            first.config.optimizer,
-        );
-        if steps.iter().any(|m| {
-            m.config.model.family != family
-                || m.config.dtype != dtype
-                || m.config.optimizer != optimizer
-        }) {
+        let (family, dtype, optimizer) = (first.model.family, first.dtype, first.optimizer);
+        if steps
+            .iter()
+            .any(|m| m.model.family != family || m.dtype != dtype || m.optimizer != optimizer)
+        {
             return Err(Error::Invalid(
                 "a memory model is fitted on steps of one family, dtype and optimizer".into(),
             ));
@@ -337,21 +404,14 @@ impl StepModel {
             ))
         };
         let shape_terms: Vec<HashMap<&'static str, f64>> =
-            steps.iter().map(|m| terms(&m.config.model)).collect();
-        let scale: Vec<f64> = steps
-            .iter()
-            .map(|m| m.ledger.measured_peak.0.max(1) as f64)
-            .collect();
-        let forward: Vec<f64> = steps.iter().map(forward_live).collect();
+            steps.iter().map(|m| terms(&m.model)).collect();
+        let scale: Vec<f64> = steps.iter().map(|m| m.peak.max(1.0)).collect();
+        let forward: Vec<f64> = steps.iter().map(|m| m.forward_live).collect();
         let extra: Vec<f64> = steps
             .iter()
-            .zip(&forward)
-            .map(|(m, f)| (phase_peak(m, Phase::Backward) - f).max(0.0))
+            .map(|m| (m.backward_peak - m.forward_live).max(0.0))
             .collect();
-        let step: Vec<f64> = steps
-            .iter()
-            .map(|m| phase_peak(m, Phase::OptimizerStep))
-            .collect();
+        let step: Vec<f64> = steps.iter().map(|m| m.step_peak).collect();
         let parts = layout(family);
         let largest = steps
             .iter()
@@ -366,11 +426,7 @@ impl StepModel {
             backward: max_fit(parts.backward, &shape_terms, &extra, &scale)
                 .ok_or_else(too_alike)?,
             step: weighted_fit(parts.step, &shape_terms, &step, &scale).ok_or_else(too_alike)?,
-            per_param: [
-                largest.per_param.weights,
-                largest.per_param.gradients,
-                largest.per_param.optimizer_state,
-            ],
+            per_param: largest.per_param,
             calibration_points: steps.len(),
         })
     }
@@ -409,7 +465,12 @@ fn weighted_fit(
     let rows: Vec<Vec<f64>> = shapes
         .iter()
         .zip(scale)
-        .map(|(t, s)| names.iter().map(|n| t.get(n).copied().unwrap_or(0.0) / s).collect())
+        .map(|(t, s)| {
+            names
+                .iter()
+                .map(|n| t.get(n).copied().unwrap_or(0.0) / s)
+                .collect()
+        })
         .collect();
     let target: Vec<f64> = y.iter().zip(scale).map(|(v, s)| v / s).collect();
     // Every term counts tensors (or per-parameter bytes): non-negative coefficients only.

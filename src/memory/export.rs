@@ -55,8 +55,7 @@ pub fn textbook_bytes_per_param(dtype: DType, optimizer: OptimizerKind) -> f64 {
     // on the fp32 master copy: both come to 8 + 4 per state.
     let precision = match dtype {
         DType::F32 => crate::memory::formulas::Precision::F32,
-        DType::F16 => crate::memory::formulas::Precision::F16,
-        _ => crate::memory::formulas::Precision::Bf16,
+        _ => crate::memory::formulas::Precision::Mixed,
     };
     crate::memory::formulas::textbook_state_bytes(precision, optimizer.states_per_param()).total()
 }

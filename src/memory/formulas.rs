@@ -27,10 +27,13 @@ pub enum Precision {
     F64,
     /// 32-bit float everywhere.
     F32,
-    /// 16-bit weights and activations in fp16, fp32 master copy when training.
+    /// fp16 end to end: weights, gradients and optimizer state all 16-bit, no master copy.
     F16,
-    /// 16-bit weights and activations in bf16, fp32 master copy when training.
+    /// bf16 end to end, as Candle trains in bf16: no fp32 master copy, bf16 optimizer state.
     Bf16,
+    /// Mixed precision (PyTorch AMP, the ZeRO paper's case): 16-bit weights, gradients and
+    /// activations, an fp32 master copy of the weights and fp32 optimizer state.
+    Mixed,
     /// 4-bit NF4 frozen base (QLoRA); adapters in 16-bit.
     Nf4,
 }
@@ -43,13 +46,29 @@ impl Precision {
             Precision::F32 => "f32",
             Precision::F16 => "f16",
             Precision::Bf16 => "bf16",
+            Precision::Mixed => "mixed",
             Precision::Nf4 => "nf4",
         }
     }
 
     /// Trains in 16-bit (mixed precision, or QLoRA's adapters)?
     pub fn is_half(self) -> bool {
-        matches!(self, Precision::F16 | Precision::Bf16 | Precision::Nf4)
+        matches!(
+            self,
+            Precision::F16 | Precision::Bf16 | Precision::Mixed | Precision::Nf4
+        )
+    }
+
+    /// The recipe in words, for column headings.
+    pub fn recipe(self) -> &'static str {
+        match self {
+            Precision::F64 => "f64 everywhere",
+            Precision::F32 => "f32 everywhere",
+            Precision::F16 => "fp16 end to end",
+            Precision::Bf16 => "bf16 end to end, no fp32 master copy",
+            Precision::Mixed => "mixed: 16-bit + fp32 master copy and state",
+            Precision::Nf4 => "QLoRA: NF4 base, mixed-precision adapters",
+        }
     }
 
     /// Parses f64, f32 / fp32, f16 / fp16 / half, bf16, nf4 / 4bit.
@@ -59,9 +78,10 @@ impl Precision {
             "f32" | "fp32" | "float32" => Ok(Precision::F32),
             "f16" | "fp16" | "half" => Ok(Precision::F16),
             "bf16" | "bfloat16" => Ok(Precision::Bf16),
+            "mixed" | "amp" | "mixed-precision" => Ok(Precision::Mixed),
             "nf4" | "4bit" | "int4" => Ok(Precision::Nf4),
             other => Err(Error::Invalid(format!(
-                "unknown precision {other:?}: use f32, bf16, f16, f64 or nf4"
+                "unknown precision {other:?}: use f32, bf16 (end to end), mixed (16-bit with fp32 master copy and state), f16, f64 or nf4"
             ))),
         }
     }
@@ -71,7 +91,7 @@ impl Precision {
         match self {
             Precision::F64 => 8.0,
             Precision::F32 => 4.0,
-            Precision::F16 | Precision::Bf16 => 2.0,
+            Precision::F16 | Precision::Bf16 | Precision::Mixed => 2.0,
             // NF4 plus double-quantised block constants (~0.127 bits/param).
             Precision::Nf4 => 0.5 + 0.127 / 8.0,
         }
@@ -130,10 +150,10 @@ impl StateBytes {
     }
 }
 
-/// The textbook's bytes per parameter for `precision` with `states` optimizer states: full
-/// precision keeps weights, gradients and states at full width; 16-bit training is mixed
-/// precision (16-bit weights and gradients, an fp32 master copy and fp32 states); QLoRA trains
-/// its adapters in mixed precision over an NF4 base.
+/// The textbook's bytes per parameter for `precision` with `states` optimizer states: a
+/// single-precision recipe keeps weights, gradients and states at its width (f32, or bf16 end
+/// to end as Candle does); mixed precision keeps 16-bit weights and gradients, an fp32 master
+/// copy and fp32 states; QLoRA trains its adapters in mixed precision over an NF4 base.
 pub fn textbook_state_bytes(precision: Precision, states: u64) -> StateBytes {
     let k = states as f64;
     match precision {
@@ -148,6 +168,11 @@ pub fn textbook_state_bytes(precision: Precision, states: u64) -> StateBytes {
             optimizer: 4.0 * k,
         },
         Precision::F16 | Precision::Bf16 => StateBytes {
+            weights: 2.0,
+            gradients: 2.0,
+            optimizer: 2.0 * k,
+        },
+        Precision::Mixed => StateBytes {
             weights: 2.0,
             gradients: 2.0,
             optimizer: 4.0 + 4.0 * k,

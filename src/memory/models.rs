@@ -101,6 +101,10 @@ pub struct ModelConfig {
     /// GPT: the head shares the token embedding's weights (GPT-2 does; gpulab's default is untied).
     #[serde(default)]
     pub tied: bool,
+    /// GPT: rows of the learned position table (None: the sequence length). GPT-2's is 1,024
+    /// whatever length a step trains on.
+    #[serde(default)]
+    pub context: Option<usize>,
     /// CNN: image side (square, 3 channels).
     pub image_size: usize,
     /// CNN: channels of the two conv layers.
@@ -132,7 +136,13 @@ impl ModelConfig {
             ffn: None,
             kv_heads: None,
             tied: false,
+            context: None,
         }
+    }
+
+    /// Rows of the position table (GPT).
+    pub fn position_rows(&self) -> usize {
+        self.context.unwrap_or(self.seq_len)
     }
 
     /// The FFN width f.
@@ -182,6 +192,13 @@ impl ModelConfig {
                 }
                 if self.family == Family::Gpt && self.kv_heads.is_some_and(|k| k != self.heads) {
                     return bad("GPT-2-style attention has as many key/value heads as query heads; grouped-query attention is --model llama".into());
+                }
+                if self.family == Family::Gpt && self.seq_len > self.position_rows() {
+                    return bad(format!(
+                        "the learned position table has {} rows, so a sequence of {} tokens does not fit it: shorten the sequence",
+                        self.position_rows(),
+                        self.seq_len
+                    ));
                 }
                 if self.ffn == Some(0) {
                     return bad("the FFN width must be at least 1".into());
@@ -233,7 +250,7 @@ impl ModelConfig {
                 let (v, d, s, l, f) = (
                     u(self.vocab),
                     u(self.d_model),
-                    u(self.seq_len),
+                    u(self.position_rows()),
                     u(self.layers),
                     u(self.ffn_width()),
                 );
@@ -308,6 +325,70 @@ impl ModelConfig {
             ),
         }
     }
+}
+
+/// Named models with their published shapes. Each one's parameter count is checked in the
+/// tests against the figure its authors publish.
+pub const PRESETS: &[&str] = &[
+    "gpt2",
+    "gpt2-medium",
+    "gpt2-large",
+    "gpt2-xl",
+    "llama-2-7b",
+    "llama-2-13b",
+    "llama-3-8b",
+    "llama-3.2-1b",
+];
+
+/// The shape of a named model (see [`PRESETS`]), at batch 1 and its full context; `None` for
+/// an unknown name. GPT-2 (Radford et al. 2019; the Hugging Face configs): vocabulary 50,257,
+/// context 1,024, head tied to the token embedding. Llama 2 (Touvron et al. 2023) and Llama 3
+/// (Meta's model cards and configs): vocabulary 32,000 / 128,256, untied head, SwiGLU widths
+/// as published, grouped-query attention with 8 key/value heads in Llama 3 (and 2-70B).
+pub fn preset(name: &str) -> Option<ModelConfig> {
+    let gpt2 = |d: usize, layers: usize, heads: usize| ModelConfig {
+        family: Family::Gpt,
+        batch: 1,
+        vocab: 50257,
+        d_model: d,
+        heads,
+        layers,
+        seq_len: 1024,
+        ffn: None,
+        kv_heads: None,
+        tied: true,
+        context: Some(1024),
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    let llama =
+        |vocab: usize, d: usize, layers: usize, heads: usize, kv: usize, ffn: usize, seq: usize| {
+            ModelConfig {
+                family: Family::Llama,
+                batch: 1,
+                vocab,
+                d_model: d,
+                heads,
+                layers,
+                seq_len: seq,
+                ffn: Some(ffn),
+                kv_heads: Some(kv),
+                tied: false,
+                ..ModelConfig::default_for(Family::Llama)
+            }
+        };
+    Some(match name.trim().to_ascii_lowercase().as_str() {
+        "gpt2" | "gpt2-small" => gpt2(768, 12, 12),
+        "gpt2-medium" => gpt2(1024, 24, 16),
+        "gpt2-large" => gpt2(1280, 36, 20),
+        "gpt2-xl" => gpt2(1600, 48, 25),
+        "llama-2-7b" => llama(32000, 4096, 32, 32, 32, 11008, 4096),
+        "llama-2-13b" => llama(32000, 5120, 40, 40, 40, 13824, 4096),
+        "llama-3-8b" | "llama-3.1-8b" => llama(128256, 4096, 32, 32, 8, 14336, 8192),
+        // Llama 3.2 1B ties its head to the embedding; counted here untied (our Llama's head
+        // is untied), so its count is the published 1.24 B plus the 262 M of a second table.
+        "llama-3.2-1b" => llama(128256, 2048, 16, 32, 8, 8192, 8192),
+        _ => return None,
+    })
 }
 
 struct Block {
@@ -460,13 +541,17 @@ impl Model {
                 }
                 Model::Gpt {
                     tok: candle_nn::embedding(config.vocab, d, vb.pp("wte"))?,
-                    pos: candle_nn::embedding(config.seq_len, d, vb.pp("wpe"))?,
+                    pos: candle_nn::embedding(config.position_rows(), d, vb.pp("wpe"))?,
                     blocks,
                     ln_f: layer_norm_params(d, vb.pp("ln_f"))?,
                     head: if config.tied {
                         None
                     } else {
-                        Some(candle_nn::linear_no_bias(d, config.vocab, vb.pp("lm_head"))?)
+                        Some(candle_nn::linear_no_bias(
+                            d,
+                            config.vocab,
+                            vb.pp("lm_head"),
+                        )?)
                     },
                     heads: config.heads,
                 }
@@ -629,7 +714,10 @@ impl Rope {
     /// x·cos + rotate_half(x)·sin, for x of shape (b, heads, s, head_dim).
     fn apply(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         let hd = x.dim(D::Minus1)?;
-        let (x1, x2) = (x.narrow(D::Minus1, 0, hd / 2)?, x.narrow(D::Minus1, hd / 2, hd / 2)?);
+        let (x1, x2) = (
+            x.narrow(D::Minus1, 0, hd / 2)?,
+            x.narrow(D::Minus1, hd / 2, hd / 2)?,
+        );
         let rotated = Tensor::cat(&[&x2.neg()?, &x1], D::Minus1)?;
         x.broadcast_mul(&self.cos)? + rotated.broadcast_mul(&self.sin)?
     }
@@ -745,6 +833,29 @@ mod tests {
             ..ModelConfig::default_for(Family::Llama)
         };
         assert_eq!(gqa.param_count(), counted(&gqa));
+    }
+
+    #[test]
+    fn presets_have_their_published_parameter_counts() {
+        // GPT-2: the Hugging Face checkpoints' parameter counts (tied head); Llama: the counts
+        // of the released checkpoints (Llama 2 paper, Meta's Llama 3 model card).
+        for (name, count) in [
+            ("gpt2", 124_439_808),
+            ("gpt2-medium", 354_823_168),
+            ("gpt2-large", 774_030_080),
+            ("gpt2-xl", 1_557_611_200),
+            ("llama-2-7b", 6_738_415_616),
+            ("llama-2-13b", 13_015_864_320),
+            ("llama-3-8b", 8_030_261_248),
+        ] {
+            let m = preset(name).unwrap();
+            m.validate().unwrap();
+            assert_eq!(m.param_count(), count, "{name}");
+        }
+        for name in PRESETS {
+            assert!(preset(name).is_some(), "{name}");
+        }
+        assert!(preset("gpt5").is_none());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::measure::{measure_step, MeasureConfig, StepMeasurement};
 use crate::error::Result;
-use crate::memory::empirical::StepModel;
+use crate::memory::empirical::{PhasePeaks, StepModel};
 use crate::memory::models::{Family, ModelConfig};
 use crate::memory::optim::OptimizerKind;
 use crate::probe::device::DeviceSpec;
@@ -106,16 +106,21 @@ pub fn held_out_shapes(family: Family) -> Vec<ModelConfig> {
             })
         })
         .collect(),
-        Family::Cnn => [(10, 40, 20, 28), (16, 32, 24, 40), (4, 48, 16, 32), (24, 24, 32, 48)]
-            .iter()
-            .map(|&(b, img, c1, c2)| {
-                with(&|m| {
-                    m.batch = b;
-                    m.image_size = img;
-                    m.channels = [c1, c2];
-                })
+        Family::Cnn => [
+            (10, 40, 20, 28),
+            (16, 32, 24, 40),
+            (4, 48, 16, 32),
+            (24, 24, 32, 48),
+        ]
+        .iter()
+        .map(|&(b, img, c1, c2)| {
+            with(&|m| {
+                m.batch = b;
+                m.image_size = img;
+                m.channels = [c1, c2];
             })
-            .collect(),
+        })
+        .collect(),
     }
 }
 
@@ -150,8 +155,15 @@ pub fn calibrate(
     device: DeviceSpec,
     on_step: &mut dyn FnMut(),
 ) -> Result<StepModel> {
-    let steps = measure_all(calibration_shapes(family), dtype, optimizer, device, on_step)?;
-    StepModel::fit(&steps)
+    let steps = measure_all(
+        calibration_shapes(family),
+        dtype,
+        optimizer,
+        device,
+        on_step,
+    )?;
+    let peaks: Vec<PhasePeaks> = steps.iter().map(PhasePeaks::from).collect();
+    StepModel::fit(&peaks)
 }
 
 /// One held-out shape.
@@ -178,6 +190,37 @@ impl ValidationRow {
     }
 }
 
+/// Fits a model for every family × dtype × optimizer asked for. A combination that cannot be
+/// measured here (bf16 on a GPU without it, say) is left out and named in the second list.
+pub fn calibrate_all(
+    families: &[Family],
+    dtypes: &[DType],
+    optimizers: &[OptimizerKind],
+    device: DeviceSpec,
+    on_step: &mut dyn FnMut(),
+) -> (Vec<StepModel>, Vec<String>) {
+    let mut models = Vec::new();
+    let mut failed = Vec::new();
+    for &family in families {
+        for &dtype in dtypes {
+            for &optimizer in optimizers {
+                match calibrate(family, dtype, optimizer, device, on_step) {
+                    Ok(m) => models.push(m),
+                    // Candle errors carry a backtrace when RUST_BACKTRACE is set: first line only.
+                    Err(e) => failed.push(format!(
+                        "{} {} {}: {}",
+                        family.name(),
+                        crate::dtype::name(dtype),
+                        optimizer.name(),
+                        e.to_string().lines().next().unwrap_or("")
+                    )),
+                }
+            }
+        }
+    }
+    (models, failed)
+}
+
 /// Fits `family`'s model (f32 AdamW) on its calibration shapes, then measures and predicts the
 /// held-out ones. `on_step` hears each measured step.
 pub fn validate(
@@ -187,7 +230,13 @@ pub fn validate(
 ) -> Result<(StepModel, Vec<ValidationRow>)> {
     let (dtype, optimizer) = (DType::F32, OptimizerKind::Adamw);
     let model = calibrate(family, dtype, optimizer, device, &mut on_step)?;
-    let held = measure_all(held_out_shapes(family), dtype, optimizer, device, &mut on_step)?;
+    let held = measure_all(
+        held_out_shapes(family),
+        dtype,
+        optimizer,
+        device,
+        &mut on_step,
+    )?;
     let rows = held
         .iter()
         .map(|step| {

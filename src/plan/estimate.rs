@@ -18,8 +18,11 @@
 //!      quantisation constants with double quantisation, Dettmers et al. 2023).
 //!    - CUDA context and workspace: not in any formula above; a stated typical value
 //!      ([`CUDA_CONTEXT_TYPICAL`]) until `measure` on the GPU gives the real one.
-//! 3. **gpulab's empirical model** — bytes per parameter as measured by `gpulab measure` in
-//!    Candle (from a calibration file, or the one shipped in `data/calibration-cpu.json`).
+//! 3. **Measured** — the peak of a training step of this shape as gpulab's memory model
+//!    ([`crate::memory::empirical`]) predicts it from real steps: one column per framework whose
+//!    calibration is at hand (Candle's from `gpulab measure --save`, PyTorch's from the same
+//!    step run in PyTorch), each labelled with its recipe. What a measured model does not cover
+//!    (LoRA, checkpointing, ZeRO, inference, a recipe never measured) says "not measured" and why.
 
 use serde::{Deserialize, Serialize};
 
@@ -72,6 +75,12 @@ pub fn parse_count(text: &str) -> Result<u64> {
 
 /// Parses a memory size: `16GiB` (binary), `24 GB` (decimal, as GPUs are sold), `512MiB`.
 pub fn parse_memory(text: &str) -> Result<Bytes> {
+    let t = text.trim();
+    if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(Error::Invalid(format!(
+            "{text:?} has no unit: say {t}GiB (binary, as nvidia-smi and CUDA count) or {t}GB (decimal, as GPUs are sold)"
+        )));
+    }
     let value: bytesize::ByteSize = text.trim().parse().map_err(|e| {
         Error::Invalid(format!(
             "{text:?} is not a memory size ({e}): use e.g. 16GiB or 24GB"
@@ -81,6 +90,163 @@ pub fn parse_memory(text: &str) -> Result<Bytes> {
         return Err(Error::Invalid(format!("{text:?} is no memory at all")));
     }
     Ok(Bytes(value.as_u64()))
+}
+
+/// What the user named: a preset, a parameter count, shape flags, or a preset with some of
+/// them changed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelQuery {
+    /// A preset name ("gpt2", "llama-3-8b") or a parameter count ("7B").
+    pub name_or_count: Option<String>,
+    /// "gpt" or "llama" (default gpt; a preset's own otherwise).
+    pub arch: Option<String>,
+    /// Layers.
+    pub layers: Option<u64>,
+    /// Width d.
+    pub hidden: Option<u64>,
+    /// Query heads.
+    pub heads: Option<u64>,
+    /// Key/value heads (Llama's grouped-query attention).
+    pub kv_heads: Option<u64>,
+    /// FFN width.
+    pub ffn: Option<u64>,
+    /// Vocabulary.
+    pub vocab: Option<u64>,
+    /// Sequence length of a training step.
+    pub seq_len: Option<u64>,
+    /// Batch.
+    pub batch: u64,
+    /// GPT: an untied head (GPT-2 ties it).
+    pub untied: bool,
+}
+
+/// How far a given parameter count may be from the shape's own count before the two are said
+/// to disagree: "7B" names Llama 2 7B's 6.74 B; a shape 10 % off is another model.
+pub const COUNT_AGREEMENT: f64 = 0.10;
+
+/// Resolves a query into a parameter count and, when the shape is known, the model's shape.
+pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::ModelConfig>)> {
+    use crate::memory::models::{preset, Family, ModelConfig, PRESETS};
+    let bad = |m: String| Err(Error::Invalid(m));
+    let mut count = None;
+    let mut base = None;
+    if let Some(text) = &q.name_or_count {
+        if let Some(m) = preset(text) {
+            base = Some(m);
+        } else {
+            match parse_count(text) {
+                Ok(c) => count = Some(c),
+                Err(_) if text.chars().any(|c| c.is_ascii_alphabetic()) => {
+                    let near =
+                        crate::suggest::closest(text, PRESETS.iter().map(|p| (*p, vec![*p])), 3);
+                    return bad(format!(
+                        "{text:?} is neither a model preset nor a parameter count: use one of {} (did you mean {}?), or a count like 7B",
+                        PRESETS.join(", "),
+                        near.join(", ")
+                    ));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    let shape_flags = q.layers.is_some() || q.hidden.is_some() || q.heads.is_some();
+    let from_preset = base.is_some();
+    let mut model = match (base, shape_flags) {
+        (Some(m), _) => Some(m),
+        (None, true) => {
+            let (Some(layers), Some(hidden), Some(heads)) = (q.layers, q.hidden, q.heads) else {
+                return bad(
+                    "give all of --layers, --hidden and --heads (or a preset such as gpt2)".into(),
+                );
+            };
+            let family = match q.arch.as_deref().map(Family::parse).transpose()? {
+                Some(f) if f.is_transformer() => f,
+                Some(f) => {
+                    return bad(format!(
+                        "--arch {} is not a transformer: use gpt or llama",
+                        f.name()
+                    ))
+                }
+                None => Family::Gpt,
+            };
+            Some(ModelConfig {
+                family,
+                layers: layers as usize,
+                d_model: hidden as usize,
+                heads: heads as usize,
+                vocab: q.vocab.unwrap_or(50257) as usize,
+                seq_len: q.seq_len.unwrap_or(2048) as usize,
+                tied: family == Family::Gpt && !q.untied,
+                ..ModelConfig::default_for(family)
+            })
+        }
+        (None, false) => None,
+    };
+    if let Some(m) = model.as_mut() {
+        let u = |x: u64| x as usize;
+        if from_preset {
+            // A preset with some of its numbers changed.
+            if let Some(l) = q.layers {
+                m.layers = u(l);
+            }
+            if let Some(h) = q.hidden {
+                m.d_model = u(h);
+            }
+            if let Some(h) = q.heads {
+                m.heads = u(h);
+            }
+            if let Some(v) = q.vocab {
+                m.vocab = u(v);
+            }
+            if let Some(s) = q.seq_len {
+                m.seq_len = u(s);
+            }
+            if q.untied {
+                m.tied = false;
+            }
+        }
+        if let Some(k) = q.kv_heads {
+            m.kv_heads = Some(u(k));
+        }
+        if let Some(f) = q.ffn {
+            m.ffn = Some(u(f));
+        }
+        m.batch = u(q.batch.max(1));
+        m.validate()?;
+    }
+    let params = match (count, &model) {
+        (Some(c), Some(m)) => {
+            let own = m.param_count();
+            if (c as f64 - own as f64).abs() > COUNT_AGREEMENT * own as f64 {
+                return bad(format!(
+                    "the count {c} and the shape ({}: {own} parameters) disagree by more than {:.0} %: give one or the other",
+                    m.describe(),
+                    COUNT_AGREEMENT * 100.0
+                ));
+            }
+            c
+        }
+        (Some(c), None) => c,
+        (None, Some(m)) => m.param_count(),
+        (None, None) => {
+            return bad(
+                "name a model: a preset (gpt2, llama-3-8b, …), a parameter count (7B), or a shape (--layers --hidden --heads)".into(),
+            )
+        }
+    };
+    Ok((params, model))
+}
+
+/// The textbook's transformer shape of a model (for activations and the KV cache).
+pub fn textbook_shape(m: &crate::memory::models::ModelConfig) -> TransformerShape {
+    TransformerShape {
+        layers: m.layers as u64,
+        hidden: m.d_model as u64,
+        heads: m.heads as u64,
+        kv_heads: m.kv_head_count() as u64,
+        seq_len: m.seq_len as u64,
+        vocab: m.vocab as u64,
+    }
 }
 
 /// Training or inference.
@@ -108,6 +274,9 @@ pub struct EstimateInput {
     pub precision: Precision,
     /// Optimizer states per trainable parameter (0 SGD, 1 momentum, 2 Adam).
     pub optimizer_states: u64,
+    /// The optimizer, when known (the measured models are per optimizer).
+    #[serde(default)]
+    pub optimizer: Option<crate::memory::optim::OptimizerKind>,
     /// LoRA rank (None = full fine-tuning); adapts q and v in every layer.
     pub lora_rank: Option<u64>,
     /// Full activation checkpointing.
@@ -129,8 +298,9 @@ impl EstimateInput {
             shape: None,
             batch: 1,
             mode: Mode::Train,
-            precision: Precision::Bf16,
+            precision: Precision::Mixed,
             optimizer_states: 2,
+            optimizer: Some(crate::memory::optim::OptimizerKind::Adamw),
             lora_rank: None,
             checkpointing: false,
             gpus: 1,
@@ -167,10 +337,6 @@ pub struct Line {
     pub textbook: Bytes,
     /// Where the textbook number comes from.
     pub textbook_source: Source,
-    /// Empirical (Candle-measured) bytes, when a calibration covers it.
-    pub empirical: Option<Bytes>,
-    /// Where the empirical number comes from.
-    pub empirical_source: Option<Source>,
 }
 
 /// A finished estimate.
@@ -186,21 +352,6 @@ pub struct Estimate {
     pub rule_total: Bytes,
     /// Textbook total per GPU.
     pub textbook_total: Bytes,
-    /// Empirical total per GPU (rows without an empirical value use the textbook's).
-    pub empirical_total: Option<Bytes>,
-}
-
-/// Measured Candle bytes per parameter for one precision and optimizer (from a calibration).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct MeasuredPerParam {
-    /// Weights.
-    pub weights: f64,
-    /// Gradients.
-    pub gradients: f64,
-    /// Optimizer state.
-    pub optimizer_state: f64,
-    /// Optimizer-step temporaries, per parameter of the largest tensor's share (as measured).
-    pub step_temporaries: f64,
 }
 
 /// ZeRO model states per GPU (bytes): weights, gradients, optimizer state.
@@ -232,8 +383,8 @@ pub fn zero_model_states(input: &EstimateInput, trainable: u64) -> (f64, f64, f6
     (weights, grads, states)
 }
 
-/// Builds the estimate. `measured` adds the empirical column for model states.
-pub fn estimate(input: &EstimateInput, measured: Option<MeasuredPerParam>) -> Estimate {
+/// Builds the textbook half of an estimate (the 2-byte rule and the formulas).
+pub fn estimate(input: &EstimateInput) -> Estimate {
     let trainable = match (input.lora_rank, input.shape) {
         (Some(r), Some(shape)) => lora_params(&shape, r).min(input.params),
         (Some(r), None) => {
@@ -246,19 +397,11 @@ pub fn estimate(input: &EstimateInput, measured: Option<MeasuredPerParam>) -> Es
     let (w, g, o) = zero_model_states(input, trainable);
     let value_bytes = input.precision.activation_bytes();
     let mut lines = Vec::new();
-    let full = input.lora_rank.is_none() && input.zero_stage == 0 && input.gpus <= 1;
-    let emp = |per: f64, count: u64| {
-        measured
-            .filter(|_| full)
-            .map(|_| Bytes((per * count as f64) as u64))
-    };
     lines.push(Line {
         category: "weights".into(),
         rule: Bytes(input.params * 2),
         textbook: Bytes(w as u64),
         textbook_source: Source::Formula,
-        empirical: emp(measured.map(|m| m.weights).unwrap_or(0.0), input.params),
-        empirical_source: measured.filter(|_| full).map(|_| Source::Measured),
     });
     if input.mode == Mode::Train {
         lines.push(Line {
@@ -266,19 +409,12 @@ pub fn estimate(input: &EstimateInput, measured: Option<MeasuredPerParam>) -> Es
             rule: Bytes(0),
             textbook: Bytes(g as u64),
             textbook_source: Source::Formula,
-            empirical: emp(measured.map(|m| m.gradients).unwrap_or(0.0), trainable),
-            empirical_source: measured.filter(|_| full).map(|_| Source::Measured),
         });
         lines.push(Line {
             category: "optimizer state".into(),
             rule: Bytes(0),
             textbook: Bytes(o as u64),
             textbook_source: Source::Formula,
-            empirical: emp(
-                measured.map(|m| m.optimizer_state).unwrap_or(0.0),
-                trainable,
-            ),
-            empirical_source: measured.filter(|_| full).map(|_| Source::Measured),
         });
     }
     if let Some(shape) = input.shape {
@@ -297,16 +433,12 @@ pub fn estimate(input: &EstimateInput, measured: Option<MeasuredPerParam>) -> Es
                     input.checkpointing,
                 ) as u64),
                 textbook_source: Source::Formula,
-                empirical: None,
-                empirical_source: None,
             }),
             Mode::Inference => lines.push(Line {
                 category: "KV cache".into(),
                 rule: Bytes(0),
                 textbook: Bytes(kv_cache(&shape, input.batch, value_bytes) as u64),
                 textbook_source: Source::Formula,
-                empirical: None,
-                empirical_source: None,
             }),
         }
     }
@@ -316,27 +448,16 @@ pub fn estimate(input: &EstimateInput, measured: Option<MeasuredPerParam>) -> Es
             rule: Bytes(0),
             textbook: CUDA_CONTEXT_TYPICAL,
             textbook_source: Source::Typical,
-            empirical: None,
-            empirical_source: None,
         });
     }
     let rule_total = Bytes(lines.iter().map(|l| l.rule.0).sum());
     let textbook_total = Bytes(lines.iter().map(|l| l.textbook.0).sum());
-    let empirical_total = measured.filter(|_| full).map(|_| {
-        Bytes(
-            lines
-                .iter()
-                .map(|l| l.empirical.unwrap_or(l.textbook).0)
-                .sum(),
-        )
-    });
     Estimate {
         input: input.clone(),
         trainable,
         lines,
         rule_total,
         textbook_total,
-        empirical_total,
     }
 }
 
@@ -346,7 +467,7 @@ pub fn max_params_textbook(input: &EstimateInput, budget: Bytes) -> u64 {
     let fits = |p: u64| {
         let mut i = input.clone();
         i.params = p;
-        estimate(&i, None).textbook_total <= budget
+        estimate(&i).textbook_total <= budget
     };
     let (mut lo, mut hi) = (0u64, 1u64);
     while fits(hi) && hi < (1u64 << 50) {
@@ -372,7 +493,7 @@ pub fn largest_batch(input: &EstimateInput, budget: Bytes) -> u64 {
     let mut batch = 1;
     while batch <= 1 << 20 {
         probe.batch = batch;
-        if estimate(&probe, None).textbook_total > budget {
+        if estimate(&probe).textbook_total > budget {
             break;
         }
         best = batch;
@@ -383,7 +504,13 @@ pub fn largest_batch(input: &EstimateInput, budget: Bytes) -> u64 {
 
 /// The verdicts of an estimate against a memory budget (`label` names it: a GPU or a size):
 /// each column's fit, the largest batch (with a shape) and the largest model.
-pub fn against_budget(input: &EstimateInput, e: &Estimate, budget: Bytes, label: &str) -> String {
+pub fn against_budget(
+    input: &EstimateInput,
+    e: &Estimate,
+    measured: &[MeasuredColumn],
+    budget: Bytes,
+    label: &str,
+) -> String {
     let verdict = |total: Bytes| {
         if total <= budget {
             format!("fits, {} to spare", Bytes(budget.0 - total.0))
@@ -393,9 +520,25 @@ pub fn against_budget(input: &EstimateInput, e: &Estimate, budget: Bytes, label:
     };
     let mut out = format!("\nAgainst {label}:\n");
     out.push_str(&format!("  2-byte rule: {}\n", verdict(e.rule_total)));
-    out.push_str(&format!("  textbook:    {}\n", verdict(e.textbook_total)));
-    if let Some(total) = e.empirical_total {
-        out.push_str(&format!("  gpulab:      {}\n", verdict(total)));
+    out.push_str(&format!(
+        "  textbook ({}): {}\n",
+        input.precision.recipe(),
+        verdict(e.textbook_total)
+    ));
+    for c in measured {
+        match c.total {
+            Some(total) => out.push_str(&format!(
+                "  {} measured ({}): {}\n",
+                c.framework.name(),
+                c.recipe,
+                verdict(total)
+            )),
+            None => out.push_str(&format!(
+                "  {} measured: not measured ({})\n",
+                c.framework.name(),
+                c.not_measured.as_deref().unwrap_or("no calibration")
+            )),
+        }
     }
     if input.shape.is_some() {
         match largest_batch(input, budget) {
@@ -413,81 +556,192 @@ pub fn against_budget(input: &EstimateInput, e: &Estimate, budget: Bytes, label:
     out
 }
 
-/// Reads the measured per-parameter bytes for a precision and optimizer from a calibration
-/// (GPT entries first, then any family).
-pub fn measured_from(
-    cal: &crate::memory::calibration::Calibration,
-    precision: Precision,
-    states: u64,
-) -> Option<MeasuredPerParam> {
-    use candle_core::DType;
-    let dtype = match precision {
-        Precision::F32 => DType::F32,
-        Precision::Bf16 | Precision::F16 => DType::BF16,
-        Precision::Nf4 | Precision::F64 => return None,
-    };
-    let mut entries: Vec<&crate::memory::calibration::Entry> = cal
-        .entries
-        .iter()
-        .filter(|e| e.dtype == dtype && e.optimizer.states_per_param() == states)
-        .collect();
-    entries.sort_by_key(|e| e.family != crate::memory::models::Family::Gpt);
-    entries.first().map(|e| MeasuredPerParam {
-        weights: e.weights_per_param,
-        gradients: e.gradients_per_param,
-        optimizer_state: e.optimizer_state_per_param,
-        step_temporaries: e.step_temporaries_per_param,
-    })
+/// One framework's measured column: its memory model's prediction for this shape and recipe,
+/// or why it has none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasuredColumn {
+    /// Whose step.
+    pub framework: crate::memory::calibration::Framework,
+    /// The recipe measured ("bf16 end to end, no fp32 master copy", …).
+    pub recipe: String,
+    /// Where the calibration came from.
+    pub source: String,
+    /// The prediction, when the model covers this case.
+    pub prediction: Option<crate::memory::empirical::Prediction>,
+    /// The CUDA context added on a GPU (a typical value, as in the textbook column).
+    pub context: Bytes,
+    /// Peak + context.
+    pub total: Option<Bytes>,
+    /// Why there is no prediction.
+    pub not_measured: Option<String>,
 }
 
-/// The terminal table of an estimate.
-pub fn render(e: &Estimate, calibration_note: &str) -> String {
-    use crate::table::Table;
-    let mut t = Table::aligned(
-        &[
-            "category",
-            "2-byte rule",
-            "textbook",
-            "source",
-            "gpulab (Candle)",
-            "source",
-        ],
-        "lrrlrl",
-    );
-    let label = |s: Source| match s {
-        Source::Rule => "rule",
-        Source::Formula => "formula",
-        Source::Measured => "measured",
-        Source::Fitted => "fitted",
-        Source::Typical => "typical value",
+/// The measured column of one calibration for this input and model shape.
+pub fn measured_column(
+    cal: &crate::memory::calibration::Calibration,
+    source: &str,
+    input: &EstimateInput,
+    model: Option<&crate::memory::models::ModelConfig>,
+) -> MeasuredColumn {
+    use candle_core::DType;
+    let framework = cal.framework;
+    let context = if input.on_gpu {
+        CUDA_CONTEXT_TYPICAL
+    } else {
+        Bytes(0)
     };
-    for l in &e.lines {
-        t.push(vec![
-            l.category.clone(),
-            if l.rule.0 > 0 {
-                l.rule.to_string()
-            } else {
-                "-".into()
-            },
-            l.textbook.to_string(),
-            label(l.textbook_source).into(),
-            l.empirical
-                .map(|b| b.to_string())
-                .unwrap_or_else(|| "-".into()),
-            l.empirical_source.map(label).unwrap_or("").into(),
-        ]);
+    let mut column = MeasuredColumn {
+        framework,
+        recipe: input.precision.recipe().into(),
+        source: source.into(),
+        prediction: None,
+        context,
+        total: None,
+        not_measured: None,
+    };
+    let why = match (input.mode, model) {
+        (Mode::Inference, _) => Some("the measured steps are training steps".to_string()),
+        (_, None) => Some(
+            "a measured model needs the shape: name a preset (gpt2, llama-3-8b, …) or give --layers, --hidden and --heads".into(),
+        ),
+        _ if input.lora_rank.is_some() => {
+            Some("LoRA adapters are not measured yet: the measured step trains every parameter".into())
+        }
+        _ if input.checkpointing => {
+            Some("checkpointing is not measured: gpulab's Candle step keeps every activation".into())
+        }
+        _ if input.gpus > 1 || input.zero_stage > 0 => {
+            Some("several GPUs and ZeRO are not measured: the model is one device's step".into())
+        }
+        _ => None,
+    };
+    if let Some(why) = why {
+        column.not_measured = Some(why);
+        return column;
     }
-    t.push(vec![
-        "total per GPU".into(),
+    let model = model.expect("checked above");
+    let dtype = match input.precision {
+        Precision::F32 => DType::F32,
+        Precision::Bf16 => DType::BF16,
+        other => {
+            column.not_measured = Some(format!(
+                "{} ({}) was not measured in {}",
+                other.name(),
+                other.recipe(),
+                framework.name()
+            ));
+            return column;
+        }
+    };
+    let Some(optimizer) = input.optimizer else {
+        column.not_measured = Some("training without an optimizer is not measured".into());
+        return column;
+    };
+    match cal.model(model.family, dtype, optimizer) {
+        Some(m) => {
+            let p = m.predict(model);
+            column.total = Some(Bytes(p.peak.0 + context.0));
+            column.prediction = Some(p);
+        }
+        None => {
+            column.not_measured = Some(format!(
+                "{} has no {} {} {} model ({})",
+                source,
+                model.family.name(),
+                crate::dtype::name(dtype),
+                optimizer.name(),
+                framework.name()
+            ))
+        }
+    }
+    column
+}
+
+/// The terminal table of an estimate: the 2-byte rule, the textbook and each measured column,
+/// every column headed with its recipe.
+pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> String {
+    use crate::table::Table;
+    let i = &e.input;
+    let textbook_head = format!("textbook ({})", i.precision.recipe());
+    let heads: Vec<String> = measured
+        .iter()
+        .map(|c| format!("{} measured ({})", c.framework.name(), c.recipe))
+        .collect();
+    let mut header = vec!["", "2-byte rule", textbook_head.as_str()];
+    header.extend(heads.iter().map(String::as_str));
+    let mut t = Table::aligned(&header, &format!("lrr{}", "r".repeat(measured.len())));
+    let dash = || "-".to_string();
+    let cell = |c: &MeasuredColumn, f: &dyn Fn(&crate::memory::empirical::Prediction) -> Bytes| {
+        c.prediction
+            .as_ref()
+            .map(|p| f(p).to_string())
+            .unwrap_or_else(dash)
+    };
+    let textbook_of = |category: &str| {
+        e.lines
+            .iter()
+            .find(|l| l.category.starts_with(category))
+            .map(|l| l.textbook.to_string())
+            .unwrap_or_else(dash)
+    };
+    let rule_of = |category: &str| {
+        e.lines
+            .iter()
+            .find(|l| l.category.starts_with(category) && l.rule.0 > 0)
+            .map(|l| l.rule.to_string())
+            .unwrap_or_else(dash)
+    };
+    type Getter = fn(&crate::memory::empirical::Prediction) -> Bytes;
+    let rows: [(&str, &str, Getter); 4] = [
+        ("weights", "weights", |p| p.weights),
+        ("gradients", "gradients", |p| p.gradients),
+        ("optimizer state", "optimizer state", |p| p.optimizer_state),
+        (
+            "activations (+ temporaries at the peak)",
+            "activations",
+            |p| p.activations_and_temporaries(),
+        ),
+    ];
+    for (label, category, get) in rows {
+        if i.mode == Mode::Inference && matches!(category, "gradients" | "optimizer state") {
+            continue;
+        }
+        let mut row = vec![label.to_string(), rule_of(category), textbook_of(category)];
+        row.extend(measured.iter().map(|c| cell(c, &get)));
+        t.push(row);
+    }
+    if i.mode == Mode::Inference {
+        let mut row = vec!["KV cache".into(), dash(), textbook_of("KV cache")];
+        row.extend(measured.iter().map(|_| dash()));
+        t.push(row);
+    }
+    if i.on_gpu {
+        let mut row = vec![
+            "CUDA context (typical)".into(),
+            dash(),
+            textbook_of("CUDA context"),
+        ];
+        row.extend(measured.iter().map(|c| c.context.to_string()));
+        t.push(row);
+    }
+    let mut total = vec![
+        "total at the peak".into(),
         e.rule_total.to_string(),
         e.textbook_total.to_string(),
-        String::new(),
-        e.empirical_total
-            .map(|b| b.to_string())
-            .unwrap_or_else(|| "-".into()),
-        String::new(),
-    ]);
-    let i = &e.input;
+    ];
+    total.extend(
+        measured
+            .iter()
+            .map(|c| c.total.map(|b| b.to_string()).unwrap_or_else(dash)),
+    );
+    t.push(total);
+    let mut phase = vec!["peak falls in".into(), dash(), "(a sum of terms)".into()];
+    phase.extend(measured.iter().map(|c| {
+        c.prediction
+            .map(|p| p.peak_phase.label().to_string())
+            .unwrap_or_else(dash)
+    }));
+    t.push(phase);
     let mut out = format!(
         "{} parameters ({} trainable) · {} · {}{}{}{}\n\n",
         i.params,
@@ -496,12 +750,7 @@ pub fn render(e: &Estimate, calibration_note: &str) -> String {
             Mode::Train => "training",
             Mode::Inference => "inference",
         },
-        match i.precision {
-            Precision::F64 => "f64",
-            Precision::F32 => "f32",
-            Precision::F16 | Precision::Bf16 => "16-bit (mixed precision)",
-            Precision::Nf4 => "NF4 base (QLoRA)",
-        },
+        i.precision.recipe(),
         i.lora_rank
             .map(|r| format!(" · LoRA r{r}"))
             .unwrap_or_default(),
@@ -519,11 +768,24 @@ pub fn render(e: &Estimate, calibration_note: &str) -> String {
     out.push_str(&t.to_text());
     if i.shape.is_none() {
         out.push_str(
-            "Activations need the model's shape: add --layers, --hidden, --heads and --seq-len.\n",
+            "Activations need the model's shape: name a preset (gpt2, llama-3-8b, …) or add --layers, --hidden, --heads and --seq-len.\n",
         );
     }
-    if !calibration_note.is_empty() {
-        out.push_str(calibration_note);
+    for c in measured {
+        match &c.not_measured {
+            Some(why) => out.push_str(&format!(
+                "{} measured: not measured: {why}.\n",
+                c.framework.name()
+            )),
+            None => out.push_str(&format!(
+                "{} measured: from {}.\n",
+                c.framework.name(),
+                c.source
+            )),
+        }
+    }
+    for n in notes {
+        out.push_str(n);
         out.push('\n');
     }
     out

@@ -317,7 +317,12 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
     let trains = matches!(w.mode, RunMode::Train | RunMode::LoraTrain);
     let trainable = w.trainable_params.unwrap_or(w.params) as f64;
     let states = w.optimizer.map_or(0, |o| o.states_per_param());
-    let per = textbook_state_bytes(w.dtype, states);
+    // The lessons run PyTorch: their 16-bit training is automatic mixed precision.
+    let recipe = match w.dtype {
+        Precision::F16 | Precision::Bf16 => Precision::Mixed,
+        other => other,
+    };
+    let per = textbook_state_bytes(recipe, states);
     let mut weights = (w.params + w.extra_params) as f64 * vb;
     if w.dtype == Precision::Nf4 {
         // QLoRA keeps its adapters in 16-bit beside the 4-bit base.

@@ -13,13 +13,11 @@
 //! [`classify_failure`] turns a failed run's text into a [`SmiFailure`] with a cause a learner
 //! can act on. `[N/A]` and `[Not Supported]` are unknown values, not errors.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use wait_timeout::ChildExt;
 
 use crate::units::Bytes;
 
@@ -210,63 +208,6 @@ pub struct DriverView {
     pub elapsed_s: f64,
 }
 
-/// What one run of a program gave back.
-#[derive(Debug, Clone)]
-pub struct RunOutput {
-    /// Exit code (None when killed by a signal).
-    pub exit_code: Option<i32>,
-    /// Standard output.
-    pub stdout: String,
-    /// Standard error.
-    pub stderr: String,
-}
-
-/// Runs `program args` with a timeout. `Ok(None)` means it timed out (and was killed).
-///
-/// The pipes are drained on their own threads so a chatty child never blocks on a full pipe;
-/// after a timeout those threads are left behind rather than joined, because a grandchild may
-/// still hold the pipe open.
-pub fn run_with_timeout(
-    program: &Path,
-    args: &[&str],
-    timeout: Duration,
-) -> std::io::Result<Option<RunOutput>> {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let mut out_pipe = child.stdout.take().expect("stdout was piped");
-    let mut err_pipe = child.stderr.take().expect("stderr was piped");
-    let out_thread = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err_pipe.read_to_end(&mut buf);
-        buf
-    });
-    match child.wait_timeout(timeout)? {
-        Some(status) => {
-            let stdout = out_thread.join().unwrap_or_default();
-            let stderr = err_thread.join().unwrap_or_default();
-            Ok(Some(RunOutput {
-                exit_code: status.code(),
-                stdout: String::from_utf8_lossy(&stdout).into_owned(),
-                stderr: String::from_utf8_lossy(&stderr).into_owned(),
-            }))
-        }
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Ok(None)
-        }
-    }
-}
-
 /// Asks the driver: the CSV query (retrying without fields an old driver rejects), the banner for
 /// the CUDA version, and `-L` when a GPU has MIG on. `program` is usually `nvidia-smi`, found on PATH.
 pub fn query(program: &Path, timeout: Duration) -> DriverView {
@@ -285,7 +226,7 @@ pub fn query(program: &Path, timeout: Duration) -> DriverView {
     };
     loop {
         let arg = format!("--query-gpu={}", fields.join(","));
-        let run = match run_with_timeout(program, &[&arg, "--format=csv,nounits"], timeout) {
+        let run = match crate::process::run_with_timeout(program, &[&arg, "--format=csv,nounits"], None, timeout) {
             Ok(Some(run)) => run,
             Ok(None) => {
                 view.failure = Some(SmiFailure::TimedOut {
@@ -323,14 +264,14 @@ pub fn query(program: &Path, timeout: Duration) -> DriverView {
         return finish(view);
     }
     // The banner: only for the versions. A failure here is not fatal: the per-GPU facts stand.
-    if let Ok(Some(run)) = run_with_timeout(program, &[], timeout) {
+    if let Ok(Some(run)) = crate::process::run_with_timeout(program, &[], None, timeout) {
         view.versions = parse_versions(&run.stdout);
     }
     if view.versions.driver.is_none() {
         view.versions.driver = view.gpus.iter().find_map(|g| g.driver_version.clone());
     }
     if view.gpus.iter().any(|g| g.mig_enabled == Some(true)) {
-        if let Ok(Some(run)) = run_with_timeout(program, &["-L"], timeout) {
+        if let Ok(Some(run)) = crate::process::run_with_timeout(program, &["-L"], None, timeout) {
             attach_mig(&mut view.gpus, &parse_list(&run.stdout));
         }
     }

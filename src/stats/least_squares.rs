@@ -75,7 +75,10 @@ pub fn least_squares(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
 /// instead of making the system singular.
 pub fn ridge(rows: &[Vec<f64>], y: &[f64], lambda: f64) -> Option<Vec<f64>> {
     let n = rows.first()?.len();
-    if (rows.len() < n && lambda == 0.0) || rows.len() != y.len() || rows.iter().any(|r| r.len() != n) {
+    if (rows.len() < n && lambda == 0.0)
+        || rows.len() != y.len()
+        || rows.iter().any(|r| r.len() != n)
+    {
         return None;
     }
     let scale: Vec<f64> = (0..n)
@@ -252,10 +255,16 @@ mod tests {
         let rows: Vec<Vec<f64>> = (1..=6)
             .map(|i| vec![i as f64, i as f64 * 1.001 + (i % 2) as f64 * 1e-3])
             .collect();
-        let y: Vec<f64> = (1..=6).map(|i| 2.0 * i as f64 + (i % 3) as f64 * 0.01).collect();
+        let y: Vec<f64> = (1..=6)
+            .map(|i| 2.0 * i as f64 + (i % 3) as f64 * 0.01)
+            .collect();
         let b = super::nonnegative(&rows, &y).unwrap();
         assert!(b.iter().all(|&c| c >= 0.0), "{b:?}");
-        let fit: f64 = rows.iter().zip(&y).map(|(r, v)| (r[0] * b[0] + r[1] * b[1] - v).abs()).sum();
+        let fit: f64 = rows
+            .iter()
+            .zip(&y)
+            .map(|(r, v)| (r[0] * b[0] + r[1] * b[1] - v).abs())
+            .sum();
         assert!(fit < 0.2, "{b:?}");
         // A target that wants a negative coefficient gets zero for it instead.
         let rows = vec![vec![1.0, 0.0], vec![0.0, 1.0], vec![1.0, 1.0]];

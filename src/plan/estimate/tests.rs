@@ -46,17 +46,17 @@ fn lesson_rule_and_textbook() {
     // The lesson: 24 GB holds about 12B parameters by the 2-byte rule.
     let mut i = input(12_000_000_000);
     i.mode = Mode::Inference;
-    let e = estimate(&i, None);
+    let e = estimate(&i);
     assert_eq!(e.rule_total, Bytes(24_000_000_000));
     // Training mixed-precision Adam: 16 B/param (ZeRO) → 7B needs 112 GB of model states.
-    let e = estimate(&input(7_000_000_000), None);
+    let e = estimate(&input(7_000_000_000));
     assert_eq!(e.textbook_total, Bytes(112_000_000_000));
     // f32 Adam: 16 B/param as well; f32 SGD: 8.
     let mut f = input(1_000_000);
     f.precision = Precision::F32;
-    assert_eq!(estimate(&f, None).textbook_total, Bytes(16_000_000));
+    assert_eq!(estimate(&f).textbook_total, Bytes(16_000_000));
     f.optimizer_states = 0;
-    assert_eq!(estimate(&f, None).textbook_total, Bytes(8_000_000));
+    assert_eq!(estimate(&f).textbook_total, Bytes(8_000_000));
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn lora_trains_a_sliver_and_qlora_shrinks_the_base() {
     i.shape = Some(shape);
     i.lora_rank = Some(16);
     i.precision = Precision::Nf4;
-    let e = estimate(&i, None);
+    let e = estimate(&i);
     let weights = e.lines[0].textbook.0 as f64 / 1e9;
     assert!((4.0..4.5).contains(&weights), "{weights}");
     assert!(

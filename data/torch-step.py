@@ -1,0 +1,276 @@
+"""gpulab's training step in PyTorch: the same GPT-2- and Llama-style models as gpulab's Candle
+step (src/memory/models.rs), trained one step, with the bytes PyTorch holds measured per phase.
+
+`gpulab measure --pytorch` writes this file to a temporary folder and runs it with the chosen
+python; the job arrives as JSON on stdin, the result leaves as JSON on stdout (one line).
+
+Memory is read from PyTorch itself:
+- CPU: the profiler's memory events (profile_memory=True): every allocation and free of a
+  tensor's storage with its size, so their running total is the bytes of live tensors, exactly.
+- CUDA: torch.cuda.memory_allocated / max_memory_allocated, reset per phase.
+Bytes are relative to the step's start plus the tensors alive then (weights, optimizer state,
+the batch), counted from their storages.
+
+Job: {"device": "cpu"|"cuda", "dtype": "f32"|"bf16", "optimizer": "sgd"|"momentum"|"adamw",
+      "shapes": [{"family": "gpt"|"llama", "batch", "layers", "d_model", "heads", "kv_heads",
+                  "ffn", "vocab", "seq_len", "context", "tied"}]}
+Result: {"torch": version, "device": name, "steps": [{"params", "weights", "optimizer_state",
+         "batch", "forward_live", "backward_peak", "step_peak", "peak"} | {"error": text}]}
+"""
+import json
+import math
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class GptBlock(nn.Module):
+    def __init__(s, d, heads, ffn):
+        super().__init__()
+        s.heads = heads
+        s.ln1, s.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        s.qkv, s.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        s.fc1, s.fc2 = nn.Linear(d, ffn), nn.Linear(ffn, d)
+
+    def forward(s, x, mask):
+        b, t, d = x.shape
+        q, k, v = s.qkv(s.ln1(x)).view(b, t, 3, s.heads, d // s.heads).unbind(2)
+        q, k, v = (z.transpose(1, 2) for z in (q, k, v))
+        att = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d // s.heads) + mask, -1)
+        x = x + s.proj((att @ v).transpose(1, 2).reshape(b, t, d))
+        return x + s.fc2(F.gelu(s.fc1(s.ln2(x))))
+
+
+class Gpt(nn.Module):
+    def __init__(s, c):
+        super().__init__()
+        d = c["d_model"]
+        s.tok = nn.Embedding(c["vocab"], d)
+        s.pos = nn.Embedding(c.get("context") or c["seq_len"], d)
+        s.blocks = nn.ModuleList(GptBlock(d, c["heads"], c["ffn"]) for _ in range(c["layers"]))
+        s.ln_f = nn.LayerNorm(d)
+        s.head = None if c["tied"] else nn.Linear(d, c["vocab"], bias=False)
+
+    def forward(s, x):
+        t = x.shape[1]
+        h = s.tok(x) + s.pos(torch.arange(t, device=x.device))
+        mask = torch.full((t, t), float("-inf"), device=x.device, dtype=h.dtype).triu(1)
+        for blk in s.blocks:
+            h = blk(h, mask)
+        h = s.ln_f(h)
+        return h @ s.tok.weight.t() if s.head is None else s.head(h)
+
+
+class RmsNorm(nn.Module):
+    def __init__(s, d):
+        super().__init__()
+        s.weight = nn.Parameter(torch.ones(d))
+
+    def forward(s, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * s.weight
+
+
+def rope(x, cos, sin):
+    half = x.shape[-1] // 2
+    rotated = torch.cat((-x[..., half:], x[..., :half]), -1)
+    return x * cos + rotated * sin
+
+
+class LlamaBlock(nn.Module):
+    def __init__(s, d, heads, kv, ffn):
+        super().__init__()
+        s.heads, s.kv, hd = heads, kv, d // heads
+        s.norm1, s.norm2 = RmsNorm(d), RmsNorm(d)
+        s.q, s.k = nn.Linear(d, d, bias=False), nn.Linear(d, kv * hd, bias=False)
+        s.v, s.o = nn.Linear(d, kv * hd, bias=False), nn.Linear(d, d, bias=False)
+        s.gate = nn.Linear(d, ffn, bias=False)
+        s.up = nn.Linear(d, ffn, bias=False)
+        s.down = nn.Linear(ffn, d, bias=False)
+
+    def forward(s, x, mask, cos, sin):
+        b, t, d = x.shape
+        hd = d // s.heads
+        n = s.norm1(x)
+        q = rope(s.q(n).view(b, t, s.heads, hd).transpose(1, 2), cos, sin)
+        k = rope(s.k(n).view(b, t, s.kv, hd).transpose(1, 2), cos, sin)
+        v = s.v(n).view(b, t, s.kv, hd).transpose(1, 2)
+        if s.kv != s.heads:
+            k = k.repeat_interleave(s.heads // s.kv, dim=1)
+            v = v.repeat_interleave(s.heads // s.kv, dim=1)
+        att = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(hd) + mask, -1)
+        x = x + s.o((att @ v).transpose(1, 2).reshape(b, t, d))
+        n = s.norm2(x)
+        return x + s.down(F.silu(s.gate(n)) * s.up(n))
+
+
+class Llama(nn.Module):
+    def __init__(s, c):
+        super().__init__()
+        d = c["d_model"]
+        s.heads = c["heads"]
+        s.tok = nn.Embedding(c["vocab"], d)
+        s.blocks = nn.ModuleList(
+            LlamaBlock(d, c["heads"], c["kv_heads"], c["ffn"]) for _ in range(c["layers"])
+        )
+        s.norm = RmsNorm(d)
+        s.head = nn.Linear(d, c["vocab"], bias=False)
+
+    def forward(s, x):
+        t = x.shape[1]
+        h = s.tok(x)
+        hd = h.shape[-1] // s.heads
+        half = hd // 2
+        freq = 1.0 / 10000 ** (torch.arange(hd, device=x.device) % half * 2.0 / hd)
+        angles = torch.arange(t, device=x.device)[:, None] * freq[None, :]
+        cos, sin = angles.cos().to(h.dtype), angles.sin().to(h.dtype)
+        mask = torch.full((t, t), float("-inf"), device=x.device, dtype=h.dtype).triu(1)
+        for blk in s.blocks:
+            h = blk(h, mask, cos, sin)
+        return s.head(s.norm(h))
+
+
+def storage_bytes(tensors):
+    seen, total = set(), 0
+    for t in tensors:
+        if t is None:
+            continue
+        key = t.untyped_storage().data_ptr()
+        if key not in seen:
+            seen.add(key)
+            total += t.untyped_storage().nbytes()
+    return total
+
+
+class CpuMeter:
+    """The profiler's memory events over the whole step: each allocation and free with its size,
+    in order, so their running total is the bytes of live tensors allocated during the step;
+    phases are `record_function` ranges. (Summing the ops' own memory columns would count a
+    nested op's bytes again in its parent.)"""
+
+    def __init__(s):
+        s.names = []
+
+    def run(s, name, fn):
+        s.names.append(name)
+        with torch.profiler.record_function("gpulab:" + name):
+            return fn()
+
+    def measure(s, step):
+        import os
+        import tempfile
+
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
+                                    profile_memory=True) as prof:
+            step(s)
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        try:
+            prof.export_chrome_trace(path)
+            with open(path) as f:
+                events = json.load(f)["traceEvents"]
+        finally:
+            os.remove(path)
+        mem = sorted((e for e in events if e.get("name") == "[memory]"), key=lambda e: e["ts"])
+        ranges = {e["name"][len("gpulab:"):]: (e["ts"], e["ts"] + e.get("dur", 0))
+                  for e in events if e.get("name", "").startswith("gpulab:")}
+        phases, live, i = [], 0, 0
+        for name in s.names:
+            start, end = ranges[name]
+            before = peak = live
+            while i < len(mem) and mem[i]["ts"] <= end:
+                live += mem[i]["args"]["Bytes"]
+                if mem[i]["ts"] >= start:
+                    peak = max(peak, live)
+                i += 1
+            phases.append((name, live - before, peak - before))
+        return phases
+
+
+class CudaMeter:
+    def __init__(s):
+        s.phases = []
+
+    def measure(s, step):
+        step(s)
+        return s.phases
+
+    def run(s, name, fn):
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        out = fn()
+        torch.cuda.synchronize()
+        s.phases.append((name, torch.cuda.memory_allocated() - before,
+                         torch.cuda.max_memory_allocated() - before))
+        return out
+
+
+def one_step(job, c):
+    dev = job["device"]
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[job["dtype"]]
+    torch.manual_seed(0)
+    model = (Gpt(c) if c["family"] == "gpt" else Llama(c)).to(dev, dtype)
+    params = list(model.parameters())
+    opt = {
+        "sgd": lambda: torch.optim.SGD(params, lr=1e-3),
+        "momentum": lambda: torch.optim.SGD(params, lr=1e-3, momentum=0.9),
+        # foreach=False: the single-tensor update, PyTorch's default on the CPU.
+        "adamw": lambda: torch.optim.AdamW(params, lr=1e-3, foreach=False),
+    }[job["optimizer"]]()
+    b, t, v = c["batch"], c["seq_len"], c["vocab"]
+    x = torch.randint(0, v, (b, t), device=dev)
+    y = torch.randint(0, v, (b * t,), device=dev)
+
+    def step(meter):
+        logits = meter.run("forward", lambda: model(x).reshape(b * t, v).float())
+        loss = meter.run("forward_loss", lambda: F.cross_entropy(logits, y))
+        del logits
+        meter.run("backward", lambda: loss.backward())
+        del loss
+        meter.run("step", lambda: opt.step())
+        opt.zero_grad(set_to_none=True)
+
+    class Quiet:
+        def run(s, name, fn):
+            return fn()
+
+    step(Quiet())  # AdamW creates its state in the first step: measure the second
+    state = [t for s in opt.state.values() for t in s.values() if torch.is_tensor(t)]
+    base = storage_bytes(params) + storage_bytes(state) + storage_bytes([x, y])
+    meter = CudaMeter() if dev == "cuda" else CpuMeter()
+    live, peaks = 0, {}
+    forward_live = None
+    for name, delta, peak in meter.measure(step):
+        peaks[name] = base + live + peak
+        live += delta
+        if name == "forward_loss":
+            forward_live = base + live
+    return {
+        "params": sum(p.numel() for p in params),
+        "weights": storage_bytes(params),
+        "optimizer_state": storage_bytes(state),
+        "batch": storage_bytes([x, y]),
+        "forward_live": forward_live,
+        "backward_peak": peaks["backward"],
+        "step_peak": peaks["step"],
+        "peak": max(peaks.values()),
+    }
+
+
+def main():
+    job = json.load(sys.stdin)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    steps = []
+    for c in job["shapes"]:
+        try:
+            steps.append(one_step(job, c))
+        except Exception as e:  # a shape that cannot run is data, not a crash
+            steps.append({"error": f"{type(e).__name__}: {e}"})
+    name = torch.cuda.get_device_name(0) if job["device"] == "cuda" else "cpu"
+    print(json.dumps({"torch": torch.__version__, "device": name, "steps": steps}))
+
+
+if __name__ == "__main__":
+    main()
