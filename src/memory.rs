@@ -1,7 +1,9 @@
 //! How many bytes a training step holds: real Candle steps of small [`models`] with their
 //! [`optim`]izers, measured phase by phase ([`measure`]) with the counting allocator type
 //! ([`alloc`]), swept over batch and sequence ([`suite`]), judged on held-out shapes
-//! ([`validate`]), shown ([`export`]) and saved as a calibration file ([`calibration`]).
+//! ([`validate`]), shown ([`export`]) and saved as a calibration file ([`calibration`]); the
+//! same step in PyTorch ([`torch`]); the fitted model ([`empirical`]) and the textbook's
+//! formulas ([`formulas`]).
 
 pub mod alloc;
 pub mod calibration;
@@ -12,4 +14,5 @@ pub mod measure;
 pub mod models;
 pub mod optim;
 pub mod suite;
+pub mod torch;
 pub mod validate;

@@ -242,10 +242,17 @@ pub struct MeasureArgs {
     /// Validate gpulab's empirical memory model: fit it on some shapes, predict and measure others.
     #[arg(long)]
     pub validate: bool,
+    /// Run the same step in PyTorch (GPT and Llama) instead of Candle, with --save or --validate.
+    #[arg(long)]
+    pub pytorch: bool,
+    /// The python that has torch (default: python3 on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
     /// Write the full report as JSON here ('-' for stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Save the calibration (bytes/param and fitted coefficients) for `estimate`.
+    /// Save the calibration for `estimate`: the run's bytes per parameter and the memory models,
+    /// fitted on 40 small shapes per family × dtype × optimizer (a few minutes on a CPU).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Draw memory against batch and sequence length into this SVG file.

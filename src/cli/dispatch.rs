@@ -236,6 +236,9 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::memory::suite::{self, SuiteConfig};
 
     let spec = DeviceSpec::parse(&args.device)?;
+    if args.pytorch {
+        return measure_torch(args, spec);
+    }
     if args.validate {
         return validate(args, spec, quiet);
     }
@@ -596,6 +599,84 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `measure --pytorch`: the same step in PyTorch, fitted (--save) or validated (--validate).
+fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::calibration::{Calibration, Framework, Machine};
+    use gpulab::memory::models::Family;
+    use gpulab::memory::torch::{self, Availability};
+    use gpulab::memory::validate::{self, FamilyValidation};
+    if !args.validate && args.save.is_none() {
+        bail!("--pytorch goes with --save FILE (a PyTorch calibration for estimate) or --validate");
+    }
+    let python = torch::python(args.python.as_deref());
+    let version = match torch::availability(&python) {
+        Availability::Available { version, .. } => version,
+        other => bail!("{}", other.explain()),
+    };
+    let cuda = matches!(spec, DeviceSpec::Cuda(_));
+    let families: Vec<Family> = args
+        .model
+        .iter()
+        .map(|m| Family::parse(m))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .filter(|f| f.is_transformer())
+        .collect();
+    if families.is_empty() {
+        bail!("the PyTorch step builds gpt and llama models: pass --model gpt,llama");
+    }
+    eprintln!("PyTorch {version} ({}): the same step, on {spec}", python.display());
+    if args.validate {
+        let mut met = true;
+        for family in families {
+            let v = FamilyValidation::run_torch(&python, family, cuda)?;
+            print!("{}", v.to_text(spec));
+            met &= v.meets_goal();
+        }
+        println!("{}", validate::goal_line(met));
+        return Ok(if met { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    claim_outputs(&[&args.save], args.force)?;
+    let mut models = Vec::new();
+    for &family in &families {
+        for d in &args.dtype {
+            let dtype = gpulab::dtype::parse(d)?;
+            for o in &args.optimizer {
+                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+                match validate::calibrate_torch(&python, family, dtype, optimizer, cuda) {
+                    Ok((m, _)) => {
+                        eprintln!("fitted {} {d} {o}", family.name());
+                        models.push(m);
+                    }
+                    Err(e) => eprintln!("not calibrated: {} {d} {o}: {e}", family.name()),
+                }
+            }
+        }
+    }
+    let host = gpulab::probe::host::detect();
+    let mut cal = Calibration::from_results(
+        &[],
+        &[],
+        models,
+        Machine {
+            cpu_model: host.cpu_model.clone(),
+            os: host.os,
+            device: spec.to_string(),
+            device_name: if cuda { spec.to_string() } else { host.cpu_model },
+        },
+    );
+    cal.framework = Framework::Pytorch;
+    cal.framework_version = version;
+    let path = args.save.as_ref().expect("checked above");
+    cal.save(path, true)?;
+    println!(
+        "wrote {} ({} PyTorch models)",
+        path.display(),
+        cal.models.len()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result<ExitCode> {

@@ -221,6 +221,54 @@ pub fn calibrate_all(
     (models, failed)
 }
 
+/// Fits a PyTorch model of `family` (GPT or Llama) from the same step run in PyTorch with
+/// `python`; returns it with torch's version.
+pub fn calibrate_torch(
+    python: &std::path::Path,
+    family: Family,
+    dtype: DType,
+    optimizer: OptimizerKind,
+    cuda: bool,
+) -> Result<(StepModel, String)> {
+    let run = crate::memory::torch::run(python, &calibration_shapes(family), dtype, optimizer, cuda)?;
+    let peaks: Vec<PhasePeaks> = run.steps.into_iter().filter_map(|s| s.ok()).collect();
+    Ok((StepModel::fit(&peaks)?, run.torch))
+}
+
+/// [`validate`] for PyTorch: fitted on the calibration shapes run in PyTorch, judged on the
+/// held-out shapes run in PyTorch.
+pub fn validate_torch(
+    python: &std::path::Path,
+    family: Family,
+    cuda: bool,
+) -> Result<(StepModel, Vec<ValidationRow>)> {
+    let (dtype, optimizer) = (DType::F32, OptimizerKind::Adamw);
+    let (model, _) = calibrate_torch(python, family, dtype, optimizer, cuda)?;
+    let held = crate::memory::torch::run(python, &held_out_shapes(family), dtype, optimizer, cuda)?;
+    let rows = held
+        .steps
+        .into_iter()
+        .filter_map(|s| s.ok())
+        .map(|step| row(&model, &step.model, step.params, Bytes(step.peak as u64)))
+        .collect();
+    Ok((model, rows))
+}
+
+fn row(model: &StepModel, m: &ModelConfig, params: u64, measured: Bytes) -> ValidationRow {
+    ValidationRow {
+        description: m.describe(),
+        params,
+        measured,
+        predicted: model.predict(m).peak,
+        rule: Bytes(2 * m.param_count()),
+        textbook: crate::memory::formulas::textbook_step_bytes(
+            m,
+            crate::memory::formulas::Precision::F32,
+            model.optimizer.states_per_param(),
+        ),
+    }
+}
+
 /// Fits `family`'s model (f32 AdamW) on its calibration shapes, then measures and predicts the
 /// held-out ones. `on_step` hears each measured step.
 pub fn validate(
@@ -240,19 +288,12 @@ pub fn validate(
     let rows = held
         .iter()
         .map(|step| {
-            let m = &step.config.model;
-            ValidationRow {
-                description: m.describe(),
-                params: step.params,
-                measured: step.ledger.measured_peak,
-                predicted: model.predict(m).peak,
-                rule: Bytes(2 * m.param_count()),
-                textbook: crate::memory::formulas::textbook_step_bytes(
-                    m,
-                    crate::memory::formulas::Precision::F32,
-                    optimizer.states_per_param(),
-                ),
-            }
+            row(
+                &model,
+                &step.config.model,
+                step.params,
+                step.ledger.measured_peak,
+            )
         })
         .collect();
     Ok((model, rows))
@@ -283,6 +324,8 @@ pub fn meets_goal((median, worst): (f64, f64)) -> bool {
 pub struct FamilyValidation {
     /// The family.
     pub family: Family,
+    /// Whose step: "Candle" or "PyTorch".
+    pub framework: &'static str,
     /// The fitted model.
     pub model: StepModel,
     /// Held-out shapes, measured and predicted.
@@ -295,6 +338,18 @@ impl FamilyValidation {
         let (model, rows) = validate(family, device, on_step)?;
         Ok(FamilyValidation {
             family,
+            framework: "Candle",
+            model,
+            rows,
+        })
+    }
+
+    /// The same in PyTorch, with `python`.
+    pub fn run_torch(python: &std::path::Path, family: Family, cuda: bool) -> Result<Self> {
+        let (model, rows) = validate_torch(python, family, cuda)?;
+        Ok(FamilyValidation {
+            family,
+            framework: "PyTorch",
             model,
             rows,
         })
@@ -314,8 +369,9 @@ impl FamilyValidation {
         let (rule_med, _) = of(&|r| r.rule);
         let (book_med, _) = of(&|r| r.textbook);
         format!(
-            "\n== {} (f32, AdamW, on {device}): fitted on {} shapes, judged on {} others\n\nThe fitted model (bytes per unit of each term):\n{}\n{}median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
+            "\n== {} in {} (f32, AdamW, on {device}): fitted on {} shapes, judged on {} others\n\nThe fitted model (bytes per unit of each term):\n{}\n{}median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
             self.family.name(),
+            self.framework,
             self.model.calibration_points,
             self.rows.len(),
             self.model.describe(),

@@ -1,0 +1,301 @@
+//! The same training step in PyTorch: `data/torch-step.py` (embedded here) builds gpulab's GPT-2-
+//! and Llama-style models in PyTorch, trains one step and reports the bytes of each phase —
+//! on the CPU from the profiler's memory events (exact), on CUDA from `max_memory_allocated`.
+//! gpulab runs it with the python the user has (`python3`, or `--python PATH`) as a child process
+//! bounded by a timeout, and fits the same memory model ([`crate::memory::empirical`]) on what it
+//! reports, so `estimate` can show PyTorch's peak beside Candle's: the course's later lessons run
+//! PyTorch, and PyTorch holds far less for the same step (data/docs/memory.md).
+//!
+//! No python, or a python without torch, is a fact to report ([`Availability`]), not an error.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use candle_core::DType;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::memory::empirical::PhasePeaks;
+use crate::memory::models::{Family, ModelConfig};
+use crate::memory::optim::OptimizerKind;
+
+/// The script, as shipped in `data/torch-step.py`.
+pub const SCRIPT: &str = include_str!("../../data/torch-step.py");
+
+/// How long one PyTorch job (a family × dtype × optimizer's shapes) may take.
+pub const JOB_TIMEOUT: Duration = Duration::from_secs(900);
+
+/// Is PyTorch there?
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "status")]
+pub enum Availability {
+    /// `import torch` worked.
+    Available {
+        /// The interpreter.
+        python: PathBuf,
+        /// torch.__version__.
+        version: String,
+    },
+    /// No such interpreter.
+    NoPython {
+        /// What was tried.
+        python: PathBuf,
+    },
+    /// The interpreter has no torch.
+    NoTorch {
+        /// The interpreter.
+        python: PathBuf,
+        /// Its complaint's last line.
+        reason: String,
+    },
+}
+
+impl Availability {
+    /// One sentence for a person.
+    pub fn explain(&self) -> String {
+        match self {
+            Availability::Available { python, version } => {
+                format!("PyTorch {version} ({})", python.display())
+            }
+            Availability::NoPython { python } => format!(
+                "no python at {}: install Python 3 with PyTorch, or pass --python PATH",
+                python.display()
+            ),
+            Availability::NoTorch { python, reason } => format!(
+                "{} cannot import torch ({reason}): `pip install torch` in that environment, or pass --python PATH",
+                python.display()
+            ),
+        }
+    }
+}
+
+/// The interpreter to use: the one named, else `python3` on PATH.
+pub fn python(explicit: Option<&Path>) -> PathBuf {
+    explicit.map_or_else(|| PathBuf::from("python3"), Path::to_path_buf)
+}
+
+/// Asks `python` for torch's version (30 s at most: the first import of torch is slow).
+pub fn availability(python: &Path) -> Availability {
+    let run = crate::process::run_with_timeout(
+        python,
+        &["-c", "import torch; print(torch.__version__)"],
+        None,
+        Duration::from_secs(30),
+    );
+    match run {
+        Err(_) => Availability::NoPython {
+            python: python.to_path_buf(),
+        },
+        Ok(None) => Availability::NoTorch {
+            python: python.to_path_buf(),
+            reason: "`import torch` did not finish in 30 s".into(),
+        },
+        Ok(Some(out)) if out.exit_code == Some(0) => Availability::Available {
+            python: python.to_path_buf(),
+            version: out.stdout.trim().to_string(),
+        },
+        Ok(Some(out)) => Availability::NoTorch {
+            python: python.to_path_buf(),
+            reason: out
+                .stderr
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("no message")
+                .trim()
+                .to_string(),
+        },
+    }
+}
+
+/// One step as the script reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TorchStep {
+    /// Parameters.
+    pub params: u64,
+    /// Weights' bytes.
+    pub weights: u64,
+    /// Optimizer state's bytes.
+    pub optimizer_state: u64,
+    /// The batch's bytes.
+    pub batch: u64,
+    /// Bytes alive when the loss is computed.
+    pub forward_live: u64,
+    /// The backward pass's peak.
+    pub backward_peak: u64,
+    /// The optimizer step's peak.
+    pub step_peak: u64,
+    /// The step's peak.
+    pub peak: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StepOrError {
+    Step(TorchStep),
+    Error { error: String },
+}
+
+#[derive(Deserialize)]
+struct Reply {
+    torch: String,
+    device: String,
+    steps: Vec<StepOrError>,
+}
+
+/// What a job gave back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TorchRun {
+    /// torch.__version__.
+    pub torch: String,
+    /// Device name.
+    pub device: String,
+    /// Per shape, the step or why it failed.
+    pub steps: Vec<std::result::Result<PhasePeaks, String>>,
+}
+
+/// The job's JSON for one dtype × optimizer over `shapes` (GPT and Llama only).
+pub fn job(shapes: &[ModelConfig], dtype: DType, optimizer: OptimizerKind, cuda: bool) -> String {
+    let shapes: Vec<serde_json::Value> = shapes
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "family": m.family.name(),
+                "batch": m.batch,
+                "layers": m.layers,
+                "d_model": m.d_model,
+                "heads": m.heads,
+                "kv_heads": m.kv_head_count(),
+                "ffn": m.ffn_width(),
+                "vocab": m.vocab,
+                "seq_len": m.seq_len,
+                "context": m.context,
+                "tied": m.tied,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "device": if cuda { "cuda" } else { "cpu" },
+        "dtype": crate::dtype::name(dtype),
+        "optimizer": optimizer.name(),
+        "shapes": shapes,
+    })
+    .to_string()
+}
+
+/// Parses the script's reply (its last line of output) for the shapes it was given.
+pub fn parse_reply(
+    stdout: &str,
+    shapes: &[ModelConfig],
+    dtype: DType,
+    optimizer: OptimizerKind,
+) -> Result<TorchRun> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .ok_or_else(|| Error::Invalid("the PyTorch step printed no result".into()))?;
+    let reply: Reply = serde_json::from_str(line)
+        .map_err(|e| Error::Invalid(format!("the PyTorch step's result is not readable: {e}")))?;
+    if reply.steps.len() != shapes.len() {
+        return Err(Error::Invalid(format!(
+            "the PyTorch step answered {} shapes of {}",
+            reply.steps.len(),
+            shapes.len()
+        )));
+    }
+    let steps = reply
+        .steps
+        .into_iter()
+        .zip(shapes)
+        .map(|(s, m)| match s {
+            StepOrError::Error { error } => Err(error),
+            StepOrError::Step(t) => {
+                let p = t.params.max(1) as f64;
+                let expected = m.param_count();
+                if t.params != expected {
+                    return Err(format!(
+                        "PyTorch's model has {} parameters, gpulab's {expected}: not the same model",
+                        t.params
+                    ));
+                }
+                Ok(PhasePeaks {
+                    model: m.clone(),
+                    dtype,
+                    optimizer,
+                    params: t.params,
+                    forward_live: t.forward_live as f64,
+                    backward_peak: t.backward_peak as f64,
+                    step_peak: t.step_peak as f64,
+                    peak: t.peak as f64,
+                    per_param: [
+                        t.weights as f64 / p,
+                        // PyTorch's gradients have the parameters' sizes.
+                        t.weights as f64 / p,
+                        t.optimizer_state as f64 / p,
+                    ],
+                })
+            }
+        })
+        .collect();
+    Ok(TorchRun {
+        torch: reply.torch,
+        device: reply.device,
+        steps,
+    })
+}
+
+/// Runs the step for `shapes` (GPT and Llama) with `python`, on the CPU or CUDA.
+pub fn run(
+    python: &Path,
+    shapes: &[ModelConfig],
+    dtype: DType,
+    optimizer: OptimizerKind,
+    cuda: bool,
+) -> Result<TorchRun> {
+    if let Some(m) = shapes.iter().find(|m| !m.family.is_transformer()) {
+        return Err(Error::Invalid(format!(
+            "the PyTorch step builds GPT and Llama models, not {}",
+            m.family.name()
+        )));
+    }
+    let dir = tempfile::tempdir().map_err(|source| Error::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let script = dir.path().join("torch-step.py");
+    crate::files::write_atomic(&script, SCRIPT.as_bytes(), true)?;
+    let input = job(shapes, dtype, optimizer, cuda);
+    let out = crate::process::run_with_timeout(
+        python,
+        &[&script.display().to_string()],
+        Some(input.as_bytes()),
+        JOB_TIMEOUT,
+    )
+    .map_err(|source| Error::Io {
+        path: python.to_path_buf(),
+        source,
+    })?
+    .ok_or_else(|| {
+        Error::Invalid(format!(
+            "the PyTorch step did not finish in {} s; try fewer or smaller shapes",
+            JOB_TIMEOUT.as_secs()
+        ))
+    })?;
+    if out.exit_code != Some(0) {
+        let last = out
+            .stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("no message");
+        return Err(Error::Invalid(format!(
+            "the PyTorch step failed (exit {:?}): {last}",
+            out.exit_code
+        )));
+    }
+    parse_reply(&out.stdout, shapes, dtype, optimizer)
+}
+
+/// The families the PyTorch step builds.
+pub const FAMILIES: [Family; 2] = [Family::Gpt, Family::Llama];
