@@ -39,14 +39,18 @@ pub const SHIPPED_CPU: &str = include_str!("../../data/calibration-cpu.json");
 /// saying where they came from; or the files named, in order.
 pub fn load_all(paths: &[std::path::PathBuf]) -> Result<Vec<(Calibration, String)>> {
     if paths.is_empty() {
-        let c = Calibration::parse(SHIPPED_CPU, "data/calibration-cpu.json")?;
-        let label = format!(
-            "data/calibration-cpu.json, measured in {} {} on {} (run `gpulab measure --save FILE` on your machine and pass --calibration FILE)",
-            c.framework.name(),
-            c.framework_version,
-            c.machine.device_name
-        );
-        return Ok(vec![(c, label)]);
+        return Ok(shipped()?
+            .into_iter()
+            .map(|(c, file)| {
+                let label = format!(
+                    "{file}, measured in {} {} on {} (run `gpulab measure --save FILE` on your machine and pass --calibration FILE)",
+                    c.framework.name(),
+                    c.framework_version,
+                    c.machine.device_name
+                );
+                (c, label)
+            })
+            .collect());
     }
     paths
         .iter()
@@ -63,6 +67,24 @@ pub fn load_all(paths: &[std::path::PathBuf]) -> Result<Vec<(Calibration, String
             Ok((c, label))
         })
         .collect()
+}
+
+/// The PyTorch calibration shipped with the kit: `gpulab measure --pytorch --save
+/// data/calibration-torch-cpu.json`, run on the project's CPU machine with PyTorch's CPU build.
+pub const SHIPPED_TORCH_CPU: &str = include_str!("../../data/calibration-torch-cpu.json");
+
+/// The shipped calibrations, Candle's then PyTorch's, with their file names.
+pub fn shipped() -> Result<Vec<(Calibration, &'static str)>> {
+    Ok(vec![
+        (
+            Calibration::parse(SHIPPED_CPU, "data/calibration-cpu.json")?,
+            "data/calibration-cpu.json",
+        ),
+        (
+            Calibration::parse(SHIPPED_TORCH_CPU, "data/calibration-torch-cpu.json")?,
+            "data/calibration-torch-cpu.json",
+        ),
+    ])
 }
 
 /// Version of the file layout.

@@ -234,7 +234,10 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
             .unwrap_or_default()
     );
     let m = &v.memory;
-    let _ = writeln!(out, "\nMemory (formula):");
+    let _ = writeln!(
+        out,
+        "\nMemory (weights, gradients and state by formula; activations as the total line says):"
+    );
     for (name, b) in [
         ("weights", m.weights),
         ("gradients", m.gradients),
@@ -342,6 +345,15 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
         w.mode,
         RunMode::Train | RunMode::LoraTrain | RunMode::ForwardBackward
     );
+    if let Some((activations, source)) = measured_activations(w) {
+        return WorkloadMemory {
+            weights: Bytes(weights as u64),
+            gradients: Bytes(gradients as u64),
+            optimizer_state: Bytes(optimizer_state as u64),
+            activations,
+            activations_source: source,
+        };
+    }
     let (activations, source) = match (w.layers, w.d_model, w.heads, w.seq_len) {
         (Some(l), Some(d), Some(h), Some(s)) => {
             let shape = crate::memory::formulas::TransformerShape {
@@ -386,6 +398,45 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
         activations: Bytes(activations as u64),
         activations_source: source.into(),
     }
+}
+
+/// The lessons run PyTorch: a decoder-only transformer trained in f32 with all its parameters
+/// gets its activations and temporaries from the PyTorch memory model measured by gpulab
+/// (data/calibration-torch-cpu.json), not from a formula. None where that model does not apply
+/// (another architecture, mixed precision, LoRA, checkpointing, no shape).
+pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
+    use crate::memory::models::{Family, ModelConfig};
+    let full_training = w.mode == RunMode::Train
+        && w.trainable_params.is_none_or(|t| t == w.params)
+        && !w.checkpointing;
+    if w.kind != "transformer-decoder" || !full_training {
+        return None;
+    }
+    let dtype = match w.dtype {
+        crate::memory::formulas::Precision::F32 => candle_core::DType::F32,
+        _ => return None,
+    };
+    let (l, d, h, s, v) = (w.layers?, w.d_model?, w.heads?, w.seq_len?, w.vocab?);
+    let model = ModelConfig {
+        family: Family::Gpt,
+        batch: w.batch as usize,
+        layers: l as usize,
+        d_model: d as usize,
+        heads: h as usize,
+        seq_len: s as usize,
+        vocab: v as usize,
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    model.validate().ok()?;
+    let (cal, file) = crate::memory::calibration::shipped()
+        .ok()?
+        .into_iter()
+        .find(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)?;
+    let fitted = cal.model(Family::Gpt, dtype, w.optimizer?)?;
+    Some((
+        fitted.predict(&model).activations_and_temporaries(),
+        format!("measured PyTorch model ({file})"),
+    ))
 }
 
 /// FLOPs of the whole run.
