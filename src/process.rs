@@ -73,4 +73,3 @@ pub fn run_with_timeout(
         }
     }
 }
-

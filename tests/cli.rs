@@ -516,11 +516,17 @@ fn measure_rejects_nonsense_clearly() {
 fn estimate_answers_the_lesson_and_reverse_questions() {
     Command::cargo_bin("gpulab")
         .unwrap()
-        .args(["estimate", "7B", "--gpu", "A100-80GB"])
+        .args(["estimate", "7B", "--dtype", "mixed", "--gpu", "A100-80GB"])
         .assert()
         .success()
         .stdout(predicate::str::contains("2-byte rule"))
-        .stdout(predicate::str::contains("measured"))
+        .stdout(predicate::str::contains(
+            "textbook (mixed: 16-bit + fp32 master copy",
+        ))
+        // Without a shape the measured models cannot answer, and say why.
+        .stdout(predicate::str::contains(
+            "not measured: a measured model needs the shape",
+        ))
         .stdout(predicate::str::contains("does not fit"));
     let out = Command::cargo_bin("gpulab")
         .unwrap()
@@ -727,4 +733,85 @@ fn measure_validate_runs_and_meets_its_goal_on_the_cpu() {
         .stdout(predicate::str::contains(
             "Goal (median ≤ 3 %, worst ≤ 8 %): met",
         ));
+}
+
+/// A fake `python` that replays recorded answers of `data/torch-step.py`
+/// (data/fixtures/torch/README.md): the version for `-c`, then the calibration or the held-out
+/// answer by the number of shapes in the job it reads.
+fn fake_python(dir: &std::path::Path, torch: bool) -> std::path::PathBuf {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/data/fixtures/torch");
+    let path = dir.join("python3");
+    let script = if torch {
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = \"-c\" ]; then echo 2.15.0+cu132; exit 0; fi\n\
+             n=$(grep -o '\"family\"' | wc -l)\n\
+             if [ \"$n\" -eq 40 ]; then cat {fixtures}/calibration-gpt-f32-adamw.json; \
+             else cat {fixtures}/held-out-gpt-f32-adamw.json; fi\n"
+        )
+    } else {
+        "#!/bin/sh\necho \"ModuleNotFoundError: No module named 'torch'\" >&2\nexit 1\n".into()
+    };
+    fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+#[test]
+fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let python = fake_python(dir.path(), true);
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "measure",
+            "--pytorch",
+            "--validate",
+            "--model",
+            "gpt",
+            "--python",
+        ])
+        .arg(&python)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("gpt in PyTorch"))
+        .stdout(predicate::str::contains(
+            "Goal (median ≤ 3 %, worst ≤ 8 %): met",
+        ));
+}
+
+#[test]
+fn no_torch_or_no_python_is_said_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let python = fake_python(dir.path(), false);
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "measure",
+            "--pytorch",
+            "--validate",
+            "--model",
+            "gpt",
+            "--python",
+        ])
+        .arg(&python)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot import torch"))
+        .stderr(predicate::str::contains("pip install torch"));
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args([
+            "measure",
+            "--pytorch",
+            "--validate",
+            "--python",
+            "/no/such/python",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no python at /no/such/python"));
 }

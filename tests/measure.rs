@@ -212,7 +212,7 @@ fn nonsense_and_too_big_are_refused_before_starting() {
 fn the_empirical_model_predicts_unseen_shapes_within_the_goal() {
     let _serial = serial();
     use gpulab::memory::validate::{errors, meets_goal, summary, validate};
-    for family in [Family::Mlp, Family::Gpt, Family::Cnn] {
+    for family in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn] {
         let (_, rows) = validate(family, DeviceSpec::Cpu, || {}).unwrap();
         let (median, worst) = errors(&rows);
         assert!(

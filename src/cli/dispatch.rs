@@ -627,7 +627,10 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     if families.is_empty() {
         bail!("the PyTorch step builds gpt and llama models: pass --model gpt,llama");
     }
-    eprintln!("PyTorch {version} ({}): the same step, on {spec}", python.display());
+    eprintln!(
+        "PyTorch {version} ({}): the same step, on {spec}",
+        python.display()
+    );
     if args.validate {
         let mut met = true;
         for family in families {
@@ -636,7 +639,11 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             met &= v.meets_goal();
         }
         println!("{}", validate::goal_line(met));
-        return Ok(if met { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        return Ok(if met {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
     }
     claim_outputs(&[&args.save], args.force)?;
     let mut models = Vec::new();
@@ -664,7 +671,11 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             cpu_model: host.cpu_model.clone(),
             os: host.os,
             device: spec.to_string(),
-            device_name: if cuda { spec.to_string() } else { host.cpu_model },
+            device_name: if cuda {
+                spec.to_string()
+            } else {
+                host.cpu_model
+            },
         },
     );
     cal.framework = Framework::Pytorch;

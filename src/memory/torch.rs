@@ -299,3 +299,53 @@ pub fn run(
 
 /// The families the PyTorch step builds.
 pub const FAMILIES: [Family; 2] = [Family::Gpt, Family::Llama];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorded(name: &str) -> String {
+        let path = format!("{}/data/fixtures/torch/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn reads_a_recorded_reply_for_the_shapes_it_was_given() {
+        let shapes = crate::memory::validate::held_out_shapes(Family::Gpt);
+        // The job gpulab sends today is the job that was recorded.
+        let sent: serde_json::Value =
+            serde_json::from_str(&job(&shapes, DType::F32, OptimizerKind::Adamw, false)).unwrap();
+        let recorded_job: serde_json::Value =
+            serde_json::from_str(&recorded("held-out-gpt-f32-adamw.job.json")).unwrap();
+        assert_eq!(sent, recorded_job);
+        let run = parse_reply(
+            &recorded("held-out-gpt-f32-adamw.json"),
+            &shapes,
+            DType::F32,
+            OptimizerKind::Adamw,
+        )
+        .unwrap();
+        assert!(run.torch.starts_with("2."));
+        for step in &run.steps {
+            let s = step.as_ref().unwrap();
+            // AdamW in f32: 4 B of weights and 8 B of state per parameter, exactly.
+            assert!((s.per_param[0] - 4.0).abs() < 0.01 && (s.per_param[2] - 8.0).abs() < 0.01);
+            assert!(s.peak >= s.backward_peak.max(s.step_peak));
+        }
+        // Another shape list: the parameter counts no longer match, and it says so.
+        let mut other = shapes.clone();
+        other[0].d_model *= 2;
+        let run = parse_reply(
+            &recorded("held-out-gpt-f32-adamw.json"),
+            &other,
+            DType::F32,
+            OptimizerKind::Adamw,
+        )
+        .unwrap();
+        assert!(run.steps[0]
+            .as_ref()
+            .unwrap_err()
+            .contains("not the same model"));
+        assert!(parse_reply("Traceback ...", &shapes, DType::F32, OptimizerKind::Adamw).is_err());
+    }
+}

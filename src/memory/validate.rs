@@ -230,7 +230,8 @@ pub fn calibrate_torch(
     optimizer: OptimizerKind,
     cuda: bool,
 ) -> Result<(StepModel, String)> {
-    let run = crate::memory::torch::run(python, &calibration_shapes(family), dtype, optimizer, cuda)?;
+    let run =
+        crate::memory::torch::run(python, &calibration_shapes(family), dtype, optimizer, cuda)?;
     let peaks: Vec<PhasePeaks> = run.steps.into_iter().filter_map(|s| s.ok()).collect();
     Ok((StepModel::fit(&peaks)?, run.torch))
 }

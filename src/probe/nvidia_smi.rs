@@ -226,7 +226,12 @@ pub fn query(program: &Path, timeout: Duration) -> DriverView {
     };
     loop {
         let arg = format!("--query-gpu={}", fields.join(","));
-        let run = match crate::process::run_with_timeout(program, &[&arg, "--format=csv,nounits"], None, timeout) {
+        let run = match crate::process::run_with_timeout(
+            program,
+            &[&arg, "--format=csv,nounits"],
+            None,
+            timeout,
+        ) {
             Ok(Some(run)) => run,
             Ok(None) => {
                 view.failure = Some(SmiFailure::TimedOut {

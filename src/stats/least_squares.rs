@@ -70,9 +70,9 @@ pub fn least_squares(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
     ridge(rows, y, 0.0)
 }
 
-/// Least squares with a ridge penalty `lambda`·|b|² on the scaled coefficients: with `lambda`
-/// > 0 a term the rows do not determine (a feature that does not vary in them) stays near zero
-/// instead of making the system singular.
+/// Least squares with a ridge penalty `lambda`·|b|² on the scaled coefficients: with a positive
+/// `lambda`, a term the rows do not determine (a feature that does not vary in them) stays near
+/// zero instead of making the system singular.
 pub fn ridge(rows: &[Vec<f64>], y: &[f64], lambda: f64) -> Option<Vec<f64>> {
     let n = rows.first()?.len();
     if (rows.len() < n && lambda == 0.0)
