@@ -607,9 +607,6 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     use gpulab::memory::models::Family;
     use gpulab::memory::torch::{self, Availability};
     use gpulab::memory::validate::{self, FamilyValidation};
-    if !args.validate && args.save.is_none() {
-        bail!("--pytorch goes with --save FILE (a PyTorch calibration for estimate) or --validate");
-    }
     let python = torch::python(args.python.as_deref());
     let version = match torch::availability(&python) {
         Availability::Available { version, .. } => version,
@@ -631,6 +628,9 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
         "PyTorch {version} ({}): the same step, on {spec}",
         python.display()
     );
+    if !args.validate && args.save.is_none() {
+        return measure_torch_shapes(args, &python, &families, cuda);
+    }
     if args.validate {
         let mut met = true;
         for family in families {
@@ -687,6 +687,78 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
         path.display(),
         cal.models.len()
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `measure --pytorch` with a shape: PyTorch's phases for it, beside what the shipped PyTorch
+/// model predicts.
+fn measure_torch_shapes(
+    args: &MeasureArgs,
+    python: &Path,
+    families: &[gpulab::memory::models::Family],
+    cuda: bool,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::models::ModelConfig;
+    use gpulab::units::Bytes;
+    let shipped = gpulab::memory::calibration::shipped()?;
+    let torch_cal = shipped
+        .iter()
+        .find(|(c, _)| c.framework == gpulab::memory::calibration::Framework::Pytorch);
+    let mut rows = Vec::new();
+    let mut table = gpulab::table::Table::aligned(
+        &["shape", "dtype", "optimizer", "forward", "backward peak", "step peak", "peak", "model predicts", "error"],
+        "lllrrrrrr",
+    );
+    for &family in families {
+        let mut m = ModelConfig::default_for(family);
+        m.batch = args.batch.unwrap_or(m.batch);
+        m.d_model = args.d_model.unwrap_or(m.d_model);
+        m.layers = args.layers.unwrap_or(m.layers);
+        m.heads = args.heads.unwrap_or(m.heads);
+        m.vocab = args.vocab.unwrap_or(m.vocab);
+        m.seq_len = args.seq_len.unwrap_or(m.seq_len);
+        m.ffn = args.ffn.or(m.ffn);
+        m.kv_heads = args.kv_heads.or(m.kv_heads);
+        m.tied = args.tied && family == gpulab::memory::models::Family::Gpt;
+        m.validate()?;
+        for d in &args.dtype {
+            let dtype = gpulab::dtype::parse(d)?;
+            for o in &args.optimizer {
+                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+                let run = gpulab::memory::torch::run(python, std::slice::from_ref(&m), dtype, optimizer, cuda)?;
+                for step in run.steps {
+                    let step = step.map_err(|e| anyhow::anyhow!("{}: {e}", m.describe()))?;
+                    let predicted = torch_cal
+                        .and_then(|(c, _)| c.model(family, dtype, optimizer))
+                        .map(|fitted| fitted.predict(&m).peak);
+                    let error = predicted.map(|p| (p.0 as f64 - step.peak) / step.peak);
+                    table.push(vec![
+                        m.describe(),
+                        d.clone(),
+                        o.clone(),
+                        Bytes(step.forward_live as u64).to_string(),
+                        Bytes(step.backward_peak as u64).to_string(),
+                        Bytes(step.step_peak as u64).to_string(),
+                        Bytes(step.peak as u64).to_string(),
+                        predicted.map_or("-".into(), |p| p.to_string()),
+                        error.map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
+                    ]);
+                    rows.push(serde_json::json!({
+                        "model": m, "dtype": d, "optimizer": o, "measured": step,
+                        "predicted_peak": predicted, "error": error,
+                    }));
+                }
+            }
+        }
+    }
+    match &args.json {
+        Some(p) if p == Path::new("-") => println!("{}", serde_json::to_string_pretty(&rows)?),
+        Some(p) => {
+            claim_outputs(&[&args.json], args.force)?;
+            write_atomic(p, (serde_json::to_string_pretty(&rows)? + "\n").as_bytes(), true)?;
+        }
+        None => print!("PyTorch's step (bytes alive, from PyTorch's own counters):\n\n{}", table.to_text()),
+    }
     Ok(ExitCode::SUCCESS)
 }
 
