@@ -242,6 +242,10 @@ pub struct MeasureArgs {
     /// Validate gpulab's empirical memory model: fit it on some shapes, predict and measure others.
     #[arg(long)]
     pub validate: bool,
+    /// Measure each step twice: as a Candle program ordinarily writes it, and as gpulab's lean
+    /// step (graph and non-parameters' gradients dropped before the update, lean optimizers).
+    #[arg(long)]
+    pub lean: bool,
     /// Run the same step in PyTorch (GPT and Llama) instead of Candle, with --save or --validate.
     #[arg(long)]
     pub pytorch: bool,

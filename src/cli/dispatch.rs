@@ -296,6 +296,9 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         config.seq_lens = args.seq_lens.clone();
     }
     claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
+    if args.lean {
+        return measure_lean(&config, quiet);
+    }
 
     let device_name = device::name(&spec.open().with_context(|| format!("opening {spec}"))?);
     let plan = suite::plan(&config);
@@ -601,6 +604,46 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `measure --lean`: the ordinary and the lean step, side by side, for every planned grid point.
+fn measure_lean(
+    config: &gpulab::memory::suite::SuiteConfig,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::measure::{measure_lean_step, measure_step};
+    let plan: Vec<_> = gpulab::memory::suite::plan(config)
+        .into_iter()
+        .filter(|(p, _)| *p == gpulab::memory::suite::Purpose::Grid)
+        .map(|(_, c)| c)
+        .collect();
+    let bar = progress(2 * plan.len() as u64, quiet);
+    let mut pairs = Vec::new();
+    let mut skipped = Vec::new();
+    for c in &plan {
+        bar.set_message(c.model.describe());
+        let ordinary = measure_step(c);
+        bar.inc(1);
+        let lean = measure_lean_step(c);
+        bar.inc(1);
+        match (ordinary, lean) {
+            (Ok(a), Ok(b)) => pairs.push((a, b)),
+            (Err(e), _) | (_, Err(e)) => skipped.push(format!(
+                "{} {} {}: {}",
+                c.model.describe(),
+                gpulab::dtype::name(c.dtype),
+                c.optimizer.name(),
+                e.to_string().lines().next().unwrap_or("")
+            )),
+        }
+    }
+    bar.finish_and_clear();
+    println!("The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):\n");
+    print!("{}", gpulab::memory::export::lean_table(&pairs).to_text());
+    for s in &skipped {
+        println!("not measured: {s}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `measure --pytorch`: the same step in PyTorch, fitted (--save) or validated (--validate).
 fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCode> {
     use gpulab::memory::calibration::{Calibration, Framework, Machine};
@@ -706,7 +749,17 @@ fn measure_torch_shapes(
         .find(|(c, _)| c.framework == gpulab::memory::calibration::Framework::Pytorch);
     let mut rows = Vec::new();
     let mut table = gpulab::table::Table::aligned(
-        &["shape", "dtype", "optimizer", "forward", "backward peak", "step peak", "peak", "model predicts", "error"],
+        &[
+            "shape",
+            "dtype",
+            "optimizer",
+            "forward",
+            "backward peak",
+            "step peak",
+            "peak",
+            "model predicts",
+            "error",
+        ],
         "lllrrrrrr",
     );
     for &family in families {
@@ -725,7 +778,13 @@ fn measure_torch_shapes(
             let dtype = gpulab::dtype::parse(d)?;
             for o in &args.optimizer {
                 let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
-                let run = gpulab::memory::torch::run(python, std::slice::from_ref(&m), dtype, optimizer, cuda)?;
+                let run = gpulab::memory::torch::run(
+                    python,
+                    std::slice::from_ref(&m),
+                    dtype,
+                    optimizer,
+                    cuda,
+                )?;
                 for step in run.steps {
                     let step = step.map_err(|e| anyhow::anyhow!("{}: {e}", m.describe()))?;
                     let predicted = torch_cal
@@ -755,9 +814,16 @@ fn measure_torch_shapes(
         Some(p) if p == Path::new("-") => println!("{}", serde_json::to_string_pretty(&rows)?),
         Some(p) => {
             claim_outputs(&[&args.json], args.force)?;
-            write_atomic(p, (serde_json::to_string_pretty(&rows)? + "\n").as_bytes(), true)?;
+            write_atomic(
+                p,
+                (serde_json::to_string_pretty(&rows)? + "\n").as_bytes(),
+                true,
+            )?;
         }
-        None => print!("PyTorch's step (bytes alive, from PyTorch's own counters):\n\n{}", table.to_text()),
+        None => print!(
+            "PyTorch's step (bytes alive, from PyTorch's own counters):\n\n{}",
+            table.to_text()
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }

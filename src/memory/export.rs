@@ -306,3 +306,39 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
     }
     panels
 }
+
+/// `measure --lean`: each step as a Candle program ordinarily writes it beside gpulab's lean
+/// step (graph and non-parameters' gradients dropped before the update, lean optimizers): the
+/// peak, where it falls, and what the lean step saves.
+pub fn lean_table(pairs: &[(StepMeasurement, StepMeasurement)]) -> Table {
+    let mut t = Table::aligned(
+        &[
+            "step",
+            "dtype",
+            "optimizer",
+            "ordinary peak",
+            "in",
+            "lean peak",
+            "in",
+            "saved",
+        ],
+        "lllrlrlr",
+    );
+    for (ordinary, lean) in pairs {
+        let (a, b) = (ordinary.ledger.measured_peak, lean.ledger.measured_peak);
+        t.push(vec![
+            ordinary.description.clone(),
+            dtype_name(ordinary.config.dtype).into(),
+            ordinary.config.optimizer.name().into(),
+            a.to_string(),
+            ordinary.ledger.peak_phase.label().into(),
+            b.to_string(),
+            lean.ledger.peak_phase.label().into(),
+            format!(
+                "{:.0}%",
+                (a.0 as f64 - b.0 as f64) / a.0.max(1) as f64 * 100.0
+            ),
+        ]);
+    }
+    t
+}

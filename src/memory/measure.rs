@@ -312,9 +312,27 @@ fn unique_bytes<'a>(
     seen.values().sum()
 }
 
-/// Runs one measured training step. Takes the measurement lock: nothing else in this process
-/// should allocate meanwhile.
+/// Runs one measured training step, as a Candle program ordinarily writes it
+/// (`opt.backward_step(&loss)` with candle-nn's optimizers). Takes the measurement lock: nothing
+/// else in this process should allocate meanwhile.
 pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
+    measure(config, false)
+}
+
+/// The same step written to hold only what it must: the graph (the loss) and the gradients of
+/// non-parameters are dropped before the optimizer step, and gpulab's lean optimizers
+/// ([`crate::memory::optim::LeanOpt`]) update one detached parameter at a time.
+pub fn measure_lean_step(config: &MeasureConfig) -> Result<StepMeasurement> {
+    measure(config, true)
+}
+
+/// The optimizer of a measured step: candle-nn's as a program would use it, or gpulab's lean one.
+enum StepOpt {
+    Ordinary(Opt),
+    Lean(crate::memory::optim::LeanOpt),
+}
+
+fn measure(config: &MeasureConfig, lean: bool) -> Result<StepMeasurement> {
     config.model.validate()?;
     let _guard = crate::memory::alloc::MEASURE_LOCK
         .lock()
@@ -341,7 +359,15 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     let params: u64 = vars.iter().map(|v| v.elem_count() as u64).sum();
 
     let mut opt = rec.run(Phase::OptimizerState, || {
-        Ok(Opt::new(config.optimizer, vars.clone(), config.dtype)?)
+        Ok(if lean {
+            StepOpt::Lean(crate::memory::optim::LeanOpt::new(
+                config.optimizer,
+                vars.clone(),
+                config.dtype,
+            )?)
+        } else {
+            StepOpt::Ordinary(Opt::new(config.optimizer, vars.clone(), config.dtype)?)
+        })
     })?;
     let optimizer_bytes = rec.last_growth();
 
@@ -367,18 +393,37 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     let grads = rec.run(Phase::Backward, || Ok(loss.backward()?))?;
     let (param_grad_bytes, other_grad_bytes) = gradient_bytes(&grads, &vars);
 
-    rec.run(Phase::OptimizerStep, || Ok(opt.step(&grads)?))?;
-    // After the step: the gradients and the graph go; weights, state and batch stay. What
-    // dropping the gradient store frees beyond the gradients themselves is the backward graph
-    // that Candle's non-detached gradients keep alive (e.g. conv backward's inputs).
-    let grads_freed = rec.run(Phase::AfterStep, || {
-        let before = meter.current();
-        drop(grads);
-        dev.synchronize()?;
-        let freed = before.saturating_sub(meter.current());
-        drop(loss);
-        Ok(freed)
-    })?;
+    let grads_freed = match &mut opt {
+        StepOpt::Ordinary(opt) => {
+            rec.run(Phase::OptimizerStep, || Ok(opt.step(&grads)?))?;
+            // After the step: the gradients and the graph go; weights, state and batch stay.
+            // What dropping the gradient store frees beyond the gradients themselves is the
+            // backward graph that Candle's non-detached gradients keep alive (e.g. conv
+            // backward's inputs).
+            rec.run(Phase::AfterStep, || {
+                let before = meter.current();
+                drop(grads);
+                dev.synchronize()?;
+                let freed = before.saturating_sub(meter.current());
+                drop(loss);
+                Ok(freed)
+            })?
+        }
+        StepOpt::Lean(opt) => {
+            // Keep the parameters' gradients, let the store (non-parameters' gradients) and the
+            // graph go before the update: this is where the lean step saves.
+            let kept = crate::memory::optim::var_grads(&vars, &grads);
+            drop(grads);
+            drop(loss);
+            rec.run(Phase::OptimizerStep, || Ok(opt.step(&kept)?))?;
+            rec.run(Phase::AfterStep, || {
+                let before = meter.current();
+                drop(kept);
+                dev.synchronize()?;
+                Ok(before.saturating_sub(meter.current()))
+            })?
+        }
+    };
     let phases = rec.phases;
 
     if !loss_value.is_finite() {
@@ -397,7 +442,7 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
         other_gradients: Bytes(other_grad_bytes),
         gradient_graph: Bytes(grads_freed.saturating_sub(param_grad_bytes + other_grad_bytes)),
     };
-    let ledger = ledger(&phases, &accounted);
+    let ledger = ledger(&phases, &accounted, lean);
     let p = params.max(1) as f64;
     let per_param = PerParam {
         weights: phases[0].live_after.0 as f64 / p,
@@ -407,7 +452,11 @@ pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
     };
     Ok(StepMeasurement {
         config: config.clone(),
-        description: config.model.describe(),
+        description: if lean {
+            format!("{} (lean step)", config.model.describe())
+        } else {
+            config.model.describe()
+        },
         params,
         loss: loss_value,
         method: meter.method().to_string(),
@@ -563,7 +612,8 @@ fn warm_up(config: &MeasureConfig, dev: &Device) -> Result<()> {
 }
 
 /// Builds the ledger at the peak phase: the tensors live at its end plus its transient bytes.
-pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
+/// `lean`: the graph and the non-parameters' gradients were dropped before the optimizer step.
+pub fn ledger(phases: &[PhaseMemory], a: &Accounted, lean: bool) -> Ledger {
     // The first phase to reach the highest mark (later phases that only start there, like
     // "after step", do not set it).
     let mut peak = *phases.first().expect("a step has phases");
@@ -589,7 +639,8 @@ pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
             bytes: a.batch,
         },
     ];
-    if live(Phase::Forward) {
+    let graph_gone = lean && peak.phase == Phase::OptimizerStep;
+    if live(Phase::Forward) && !graph_gone {
         rows.push(LedgerRow {
             category: "activations (kept by the graph)".into(),
             bytes: a.activations,
@@ -600,14 +651,16 @@ pub fn ledger(phases: &[PhaseMemory], a: &Accounted) -> Ledger {
             category: "gradients of parameters".into(),
             bytes: a.param_gradients,
         });
-        rows.push(LedgerRow {
-            category: "gradients of non-parameters".into(),
-            bytes: a.other_gradients,
-        });
-        rows.push(LedgerRow {
-            category: "backward graph held by gradients".into(),
-            bytes: a.gradient_graph,
-        });
+        if !graph_gone {
+            rows.push(LedgerRow {
+                category: "gradients of non-parameters".into(),
+                bytes: a.other_gradients,
+            });
+            rows.push(LedgerRow {
+                category: "backward graph held by gradients".into(),
+                bytes: a.gradient_graph,
+            });
+        }
     }
     rows.push(LedgerRow {
         category: format!("temporaries ({})", peak.phase.label()),

@@ -90,6 +90,97 @@ impl SgdMomentum {
     }
 }
 
+/// Gradients of the parameters only, by parameter: what a lean step keeps of Candle's gradient
+/// store (which also holds gradients of non-parameter leaves such as the causal mask).
+pub type VarGrads = std::collections::HashMap<candle_core::TensorId, Tensor>;
+
+/// The parameters' gradients out of a gradient store, detached (they share its storage, so
+/// dropping the store afterwards frees only what is not a parameter's gradient).
+pub fn var_grads(vars: &[Var], grads: &candle_core::backprop::GradStore) -> VarGrads {
+    vars.iter()
+        .filter_map(|v| {
+            grads
+                .get(v.as_tensor())
+                .map(|g| (v.as_tensor().id(), g.detach()))
+        })
+        .collect()
+}
+
+/// gpulab's lean optimizers: SGD, momentum and AdamW over [`VarGrads`], each update computed on
+/// detached tensors one parameter at a time, so the step holds a few temporaries the size of
+/// one parameter. candle-nn's AdamW runs its update on tensors that still track the graph and
+/// briefly holds ~14× the largest parameter (data/docs/measured.md); this one holds ~4×.
+pub struct LeanOpt {
+    kind: OptimizerKind,
+    /// (parameter, first moment or velocity, second moment)
+    vars: Vec<(Var, Option<Var>, Option<Var>)>,
+    lr: f64,
+    eps: f64,
+    t: i32,
+}
+
+impl LeanOpt {
+    /// State in the parameter's dtype, as candle-nn keeps it (eps as in [`Opt::new`]).
+    pub fn new(kind: OptimizerKind, vars: Vec<Var>, dtype: DType) -> candle_core::Result<LeanOpt> {
+        let zeros = |v: &Var| Var::zeros(v.shape(), v.dtype(), v.device());
+        let vars = vars
+            .into_iter()
+            .filter(|v| v.dtype().is_float())
+            .map(|v| {
+                let first = match kind {
+                    OptimizerKind::Sgd => None,
+                    _ => Some(zeros(&v)?),
+                };
+                let second = match kind {
+                    OptimizerKind::Adamw => Some(zeros(&v)?),
+                    _ => None,
+                };
+                Ok((v, first, second))
+            })
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        Ok(LeanOpt {
+            kind,
+            vars,
+            lr: 1e-3,
+            eps: if dtype == DType::F16 { 1e-4 } else { 1e-8 },
+            t: 0,
+        })
+    }
+
+    /// One update (AdamW: β₁ 0.9, β₂ 0.999, weight decay 0.01, as candle-nn's defaults).
+    pub fn step(&mut self, grads: &VarGrads) -> candle_core::Result<()> {
+        self.t += 1;
+        let (b1, b2, wd) = (0.9f64, 0.999f64, 0.01f64);
+        for (var, first, second) in &self.vars {
+            let Some(g) = grads.get(&var.as_tensor().id()) else {
+                continue;
+            };
+            let w = var.as_tensor().detach();
+            let next = match (self.kind, first, second) {
+                (OptimizerKind::Sgd, _, _) => (w - (g * self.lr)?)?,
+                (OptimizerKind::Momentum, Some(v), _) => {
+                    let v_new = ((v.as_tensor().detach() * 0.9)? + g)?;
+                    v.set(&v_new)?;
+                    (w - (v_new * self.lr)?)?
+                }
+                (OptimizerKind::Adamw, Some(m), Some(v)) => {
+                    let m_new = ((m.as_tensor().detach() * b1)? + (g * (1.0 - b1))?)?;
+                    m.set(&m_new)?;
+                    let v_new = ((v.as_tensor().detach() * b2)? + (g.sqr()? * (1.0 - b2))?)?;
+                    v.set(&v_new)?;
+                    let m_hat = (m_new / (1.0 - b1.powi(self.t)))?;
+                    let denom = ((v_new / (1.0 - b2.powi(self.t)))?.sqrt()? + self.eps)?;
+                    let update = (m_hat / denom)?;
+                    ((w * (1.0 - self.lr * wd))? - (update * self.lr)?)?
+                }
+                _ => continue,
+            };
+            var.set(&next)?;
+        }
+        Ok(())
+    }
+}
+
 /// A built optimizer.
 pub enum Opt {
     /// candle-nn SGD.
@@ -153,6 +244,33 @@ mod tests {
     use crate::memory::models::{random_batch, Family, Model, ModelConfig};
     use candle_core::Device;
     use candle_nn::{VarBuilder, VarMap};
+
+    #[test]
+    fn lean_optimizers_lower_the_loss_too() {
+        for kind in [
+            OptimizerKind::Sgd,
+            OptimizerKind::Momentum,
+            OptimizerKind::Adamw,
+        ] {
+            let mut config = ModelConfig::default_for(Family::Mlp);
+            config.batch = 16;
+            config.mlp_hidden = vec![32];
+            let map = VarMap::new();
+            let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+            let model = Model::build(&config, vb).unwrap();
+            let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+            let vars = map.all_vars();
+            let mut opt = LeanOpt::new(kind, vars.clone(), DType::F32).unwrap();
+            let mut losses = Vec::new();
+            for _ in 0..30 {
+                let l = model.loss(&x, &y).unwrap();
+                losses.push(l.to_scalar::<f32>().unwrap());
+                let grads = var_grads(&vars, &l.backward().unwrap());
+                opt.step(&grads).unwrap();
+            }
+            assert!(losses[29] < losses[0] * 0.9, "{kind:?}: {losses:?}");
+        }
+    }
 
     #[test]
     fn every_optimizer_lowers_the_loss() {
