@@ -64,7 +64,8 @@ pub fn calibration_shapes(family: Family) -> Vec<ModelConfig> {
         .collect()
 }
 
-/// Held-out shapes: never fitted on, larger than the calibration in every dimension.
+/// Held-out shapes: never fitted on, larger than the calibration in every dimension: longer
+/// sequences (256), larger batch × vocabulary (12 × 8000), and ~100× the parameters.
 pub fn held_out_shapes(family: Family) -> Vec<ModelConfig> {
     let base = ModelConfig::default_for(family);
     let with = |f: &dyn Fn(&mut ModelConfig)| {
@@ -89,6 +90,8 @@ pub fn held_out_shapes(family: Family) -> Vec<ModelConfig> {
             (8, 2, 96, 4, 96, 2000),
             (1, 2, 128, 8, 256, 512),
             (12, 1, 64, 4, 64, 8000),
+            // ~100× a typical calibration shape's parameters (29 M for GPT).
+            (2, 4, 512, 8, 64, 16000),
         ]
         .iter()
         .map(|&(b, l, d, h, s, v)| {
