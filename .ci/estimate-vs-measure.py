@@ -5,9 +5,10 @@ For each shape: `gpulab measure` (Candle, counting allocator) and `gpulab measur
 same step in PyTorch, the profiler's memory events), beside what `gpulab estimate` predicts from
 the shipped calibrations. Prints a Markdown table (the README quotes one run of it).
 
-Usage: .ci/estimate-vs-measure.py GPULAB PYTHON [DTYPE OPTIMIZER]
+Usage: .ci/estimate-vs-measure.py GPULAB PYTHON [DTYPE OPTIMIZER [DEVICE [CAL CAL...]]]
   GPULAB: the gpulab binary (target/release/gpulab); PYTHON: a python with torch, or "-" for
-  Candle only. DTYPE, OPTIMIZER: f32 adamw by default.
+  Candle only. DTYPE, OPTIMIZER: f32 adamw by default. DEVICE: cpu (default) or cuda:N. CAL:
+  calibration files for `estimate` (default: the shipped ones).
 """
 import json
 import statistics
@@ -39,6 +40,8 @@ def main():
     gpulab, python = sys.argv[1], sys.argv[2]
     dtype = sys.argv[3] if len(sys.argv) > 3 else "f32"
     optimizer = sys.argv[4] if len(sys.argv) > 4 else "adamw"
+    device = sys.argv[5] if len(sys.argv) > 5 else "cpu"
+    cals = [a for c in sys.argv[6:] for a in ("--calibration", c)]
     print(f"| shape | params | Candle measured | Candle model | error | PyTorch measured | "
           f"PyTorch model | error | PyTorch / Candle |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -50,13 +53,13 @@ def main():
             shape += ["--kv-heads", str(kv)]
         if ffn:
             shape += ["--ffn", str(ffn)]
-        common = ["--dtype", dtype, "--optimizer", optimizer, "--quiet"]
+        common = ["--dtype", dtype, "--optimizer", optimizer, "--quiet", "--device", device]
         candle = json.loads(run([gpulab, "measure", *shape, *common, "--no-sweep", "--json", "-"]))
         step = candle["results"][0]["measurement"]
         measured = step["ledger"]["measured_peak"]
         est = ["--arch", fam, "--layers", str(layers), "--hidden", str(d), "--heads", str(h),
                "--vocab", str(vocab), "--seq-len", str(seq), "--batch", str(b), "--dtype", dtype,
-               "--optimizer", optimizer, "--json"]
+               "--optimizer", optimizer, "--json", *cals]
         if fam == "gpt":
             est.append("--untied")
         if kv:
