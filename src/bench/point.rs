@@ -225,10 +225,21 @@ fn timed(
         .ok_or_else(|| Error::Invalid("timer returned a non-finite time".into()))?;
     result.gflops = Some(shape.flops() / time.median / 1e9);
     result.gflops_best = Some(shape.flops() / time.min / 1e9);
+    // A matmul cannot beat the FMA peak: above 100 % the peak was mismeasured, so it is
+    // dropped and said, not printed as thousands of per cent.
     result.efficiency = result
         .peak
         .as_ref()
         .and_then(|p| result.gflops.map(|g| g / p.gflops));
+    if result.efficiency.is_some_and(|e| e > 1.0) {
+        result.efficiency = None;
+        if let Some(p) = result.peak.as_mut() {
+            p.source = format!(
+                "not measured: the FMA loop ({:.1} GFLOP/s) ran below this matmul, so it is not a peak",
+                p.gflops
+            );
+        }
+    }
     result.time = Some(time);
 
     if dev.is_cuda() {

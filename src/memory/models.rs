@@ -177,14 +177,14 @@ impl ModelConfig {
                         "a transformer needs vocab ≥ 2 and d_model, layers, seq_len ≥ 1".into(),
                     );
                 }
-                if self.heads == 0 || self.d_model % self.heads != 0 {
+                if self.heads == 0 || !self.d_model.is_multiple_of(self.heads) {
                     return bad(format!(
                         "d_model ({}) must be a multiple of heads ({})",
                         self.d_model, self.heads
                     ));
                 }
                 let kv = self.kv_head_count();
-                if kv == 0 || self.heads % kv != 0 {
+                if kv == 0 || !self.heads.is_multiple_of(kv) {
                     return bad(format!(
                         "kv-heads ({kv}) must divide heads ({}): each key/value head serves a whole group of query heads",
                         self.heads
@@ -206,7 +206,7 @@ impl ModelConfig {
                 if self.family == Family::Llama && self.tied {
                     return bad("the Llama-style model has an untied head".into());
                 }
-                if self.family == Family::Llama && (self.d_model / self.heads) % 2 != 0 {
+                if self.family == Family::Llama && !(self.d_model / self.heads).is_multiple_of(2) {
                     return bad(format!(
                         "rotary positions need an even head width; d_model / heads = {}",
                         self.d_model / self.heads
@@ -214,7 +214,7 @@ impl ModelConfig {
                 }
             }
             Family::Cnn => {
-                if self.image_size < 4 || self.image_size % 4 != 0 {
+                if self.image_size < 4 || !self.image_size.is_multiple_of(4) {
                     return bad(format!(
                         "image size must be a multiple of 4 (two 2×2 poolings), got {}",
                         self.image_size

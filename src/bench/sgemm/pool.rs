@@ -85,7 +85,7 @@ fn worker(shared: &Shared, index: usize) {
         let mut spins = 0u32;
         while shared.epoch.load(Ordering::Acquire) == seen {
             spins = spins.wrapping_add(1);
-            if spins % 256 != 0 || started.elapsed() < SPIN {
+            if !spins.is_multiple_of(256) || started.elapsed() < SPIN {
                 std::hint::spin_loop();
                 continue;
             }
