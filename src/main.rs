@@ -15,6 +15,16 @@ fn main() -> ExitCode {
     let cli = cli::args::Cli::parse();
     match cli::dispatch::run(cli) {
         Ok(code) => code,
+        // A closed pipe (`gpulab fit | head -1`) ends the output, not the program's success:
+        // quietly, as ripgrep does.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             // `{:#}` prints the whole context chain on one line; no backtrace noise.
             eprintln!("error: {err:#}");

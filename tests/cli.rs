@@ -815,3 +815,22 @@ fn no_torch_or_no_python_is_said_plainly() {
         .code(2)
         .stderr(predicate::str::contains("no python at /no/such/python"));
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // `gpulab fit --json | head -c 10`: the reader goes away after a few bytes.
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpulab"))
+        .args(["fit", "--json"])
+        .env("PATH", "/nonexistent")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -1,6 +1,21 @@
 //! Dispatch: turns parsed arguments into library calls and decides what goes to stdout (results)
 //! and what to stderr (progress, diagnostics).
 
+// Results go to stdout through these, not print!: print! panics when stdout is a closed pipe
+// (`gpulab fit | head -1`); a failed write here is an error main() ends quietly on.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($t)*)?
+    }};
+}
+macro_rules! sayln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($t)*)?
+    }};
+}
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -29,18 +44,18 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report(&args, cli.quiet),
         Command::Compare(args) => compare(&args),
         Command::Labs => {
-            print!(
+            say!(
                 "{}",
                 gpulab::labs::Manifest::shipped().progress(Path::new(gpulab::labs::RUNS_DIR))
             );
-            println!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
+            sayln!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
             Ok(ExitCode::SUCCESS)
         }
         Command::Lab(args) => lab(&args),
         Command::Hint(args) => {
             let manifest = gpulab::labs::Manifest::shipped();
             let lab = manifest.find(&args.which, Path::new(gpulab::labs::RUNS_DIR))?;
-            println!(
+            sayln!(
                 "{} {} / {}\n{}",
                 lab.dir_name(),
                 lab.title,
@@ -82,12 +97,12 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let report = run_check(&options);
     if args.json {
-        println!(
+        sayln!(
             "{}",
             serde_json::to_string_pretty(&report).context("writing the check as JSON")?
         );
     } else {
-        print!("{}", render_text(&report));
+        say!("{}", render_text(&report));
     }
     let ready = matches!(
         report.diagnosis.overall,
@@ -191,7 +206,7 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     write_bench_files(args, &report, true)?;
     let any_stdout = is_stdout(&args.json) || is_stdout(&args.csv) || is_stdout(&args.markdown);
     if !any_stdout {
-        print!("{}", bench::export::to_text(&report, args.naive));
+        say!("{}", bench::export::to_text(&report, args.naive));
     }
     let failed = report
         .results
@@ -216,7 +231,7 @@ fn write_bench_files(
     ];
     for (path, text) in outputs {
         match path {
-            Some(p) if p == Path::new("-") && last => print!("{text}"),
+            Some(p) if p == Path::new("-") && last => say!("{text}"),
             Some(p) if p == Path::new("-") => {}
             Some(p) => write_atomic(p, text.as_bytes(), true)?,
             None => {}
@@ -352,16 +367,16 @@ fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         gpulab::plot::write_svg(path, &export::plot_panels(&report), true)?;
     }
     match &args.json {
-        Some(p) if p == Path::new("-") => println!("{}", serde_json::to_string_pretty(&report)?),
+        Some(p) if p == Path::new("-") => sayln!("{}", serde_json::to_string_pretty(&report)?),
         Some(p) => {
             write_atomic(
                 p,
                 (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
                 true,
             )?;
-            print!("{}", export::to_text(&report));
+            say!("{}", export::to_text(&report));
         }
-        None => print!("{}", export::to_text(&report)),
+        None => say!("{}", export::to_text(&report)),
     }
     let measured = report.results.iter().any(|r| r.measurement.is_some());
     Ok(if measured {
@@ -442,7 +457,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         .map(|(cal, source)| est::measured_column(cal, source, &input, model.as_ref()))
         .collect();
     if args.json {
-        println!(
+        sayln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "model": model,
@@ -453,7 +468,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(m) = &model {
-        println!("{}", m.describe());
+        sayln!("{}", m.describe());
     }
     let mut notes = Vec::new();
     if args.zero > 0 && args.gpus == 1 {
@@ -462,9 +477,9 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
             args.zero
         ));
     }
-    print!("{}", est::render(&result, &measured, &notes));
+    say!("{}", est::render(&result, &measured, &notes));
     if let Some((budget, label)) = budget {
-        print!(
+        say!(
             "{}",
             est::against_budget(&input, &result, &measured, budget, &label)
         );
@@ -487,17 +502,17 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     let targets = fit::targets(fit::this_cpu(), &driver, &catalog);
     let fit_report = fit::FitReport::judge_all(&selected, targets);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&fit_report)?);
+        sayln!("{}", serde_json::to_string_pretty(&fit_report)?);
         return Ok(ExitCode::SUCCESS);
     }
     if let (Some(w), Some(v)) = (selected.first(), fit_report.verdicts.first()) {
         if args.lesson.is_some() {
-            print!("{}", fit::detail(w, v, &fit_report.targets));
+            say!("{}", fit::detail(w, v, &fit_report.targets));
             return Ok(ExitCode::SUCCESS);
         }
     }
-    print!("{}", fit_report.to_text());
-    println!("\nDetail for one lesson: gpulab fit --lesson <id>");
+    say!("{}", fit_report.to_text());
+    sayln!("\nDetail for one lesson: gpulab fit --lesson <id>");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -560,7 +575,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         args.force,
     )?;
     write_atomic(&md, text.as_bytes(), args.force)?;
-    print!("{text}");
+    say!("{text}");
     eprintln!("\nwrote {} and {}", md.display(), json.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -568,7 +583,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let a = gpulab::report::load(&args.a)?;
     let b = gpulab::report::load(&args.b)?;
-    print!("{}", gpulab::report::compare(&a, &b, lang(&args.lang)?));
+    say!("{}", gpulab::report::compare(&a, &b, lang(&args.lang)?));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -636,10 +651,10 @@ fn measure_lean(
         }
     }
     bar.finish_and_clear();
-    println!("The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):\n");
-    print!("{}", gpulab::memory::export::lean_table(&pairs).to_text());
+    sayln!("The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):\n");
+    say!("{}", gpulab::memory::export::lean_table(&pairs).to_text());
     for s in &skipped {
-        println!("not measured: {s}");
+        sayln!("not measured: {s}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -678,10 +693,10 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
         let mut met = true;
         for family in families {
             let v = FamilyValidation::run_torch(&python, family, cuda)?;
-            print!("{}", v.to_text(spec));
+            say!("{}", v.to_text(spec));
             met &= v.meets_goal();
         }
-        println!("{}", validate::goal_line(met));
+        sayln!("{}", validate::goal_line(met));
         return Ok(if met {
             ExitCode::SUCCESS
         } else {
@@ -725,7 +740,7 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     cal.framework_version = version;
     let path = args.save.as_ref().expect("checked above");
     cal.save(path, true)?;
-    println!(
+    sayln!(
         "wrote {} ({} PyTorch models)",
         path.display(),
         cal.models.len()
@@ -811,7 +826,7 @@ fn measure_torch_shapes(
         }
     }
     match &args.json {
-        Some(p) if p == Path::new("-") => println!("{}", serde_json::to_string_pretty(&rows)?),
+        Some(p) if p == Path::new("-") => sayln!("{}", serde_json::to_string_pretty(&rows)?),
         Some(p) => {
             claim_outputs(&[&args.json], args.force)?;
             write_atomic(
@@ -820,7 +835,7 @@ fn measure_torch_shapes(
                 true,
             )?;
         }
-        None => print!(
+        None => say!(
             "PyTorch's step (bytes alive, from PyTorch's own counters):\n\n{}",
             table.to_text()
         ),
@@ -850,8 +865,8 @@ fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result
         met &= v.meets_goal();
     }
     bar.finish_and_clear();
-    print!("{out}");
-    println!("{}", validate::goal_line(met));
+    say!("{out}");
+    sayln!("{}", validate::goal_line(met));
     Ok(if met {
         ExitCode::SUCCESS
     } else {
