@@ -834,3 +834,14 @@ fn a_closed_pipe_ends_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn more_threads_than_cpus_is_refused_at_once() {
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["bench", "--threads", "1000", "--sizes", "256"])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("logical CPUs"));
+}

@@ -138,6 +138,12 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         if threads == 0 {
             bail!("--threads must be at least 1");
         }
+        // More threads than the CPU has only queue behind each other (a matmul with 1000 of
+        // them ran for minutes without a line): refuse, and say how many there are.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if threads > cpus {
+            bail!("--threads {threads} is more than this machine's {cpus} logical CPUs: use at most {cpus}");
+        }
         // candle reads RAYON_NUM_THREADS for its matmul and rayon for its pool; both happen
         // later, on first use, so setting it here (before any tensor exists) takes effect.
         std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
