@@ -528,47 +528,23 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
             "not measured: a measured model needs the shape",
         ))
         .stdout(predicate::str::contains("does not fit"));
-    let out = Command::cargo_bin("gpulab")
-        .unwrap()
-        .args([
-            "estimate",
-            "--layers",
-            "12",
-            "--hidden",
-            "768",
-            "--heads",
-            "12",
-            "--seq-len",
-            "1024",
-            "--dtype",
-            "f32",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     // GPT-2's shape ties the head to the token embedding, as GPT-2 does; --untied adds V·d.
-    assert_eq!(v["estimate"]["input"]["params"], 124_439_808u64);
-    let untied = Command::cargo_bin("gpulab")
-        .unwrap()
-        .args([
-            "estimate",
-            "--layers",
-            "12",
-            "--hidden",
-            "768",
-            "--heads",
-            "12",
-            "--seq-len",
-            "1024",
-            "--untied",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&untied.stdout).unwrap();
-    assert_eq!(v["estimate"]["input"]["params"], 163_037_184u64);
+    let gpt2_params = |extra: &[&str]| {
+        let out = Command::cargo_bin("gpulab")
+            .unwrap()
+            .args([
+                "estimate", "--layers", "12", "--hidden", "768", "--heads", "12",
+            ])
+            .args(["--seq-len", "1024", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["estimate"]["input"]["params"].as_u64().unwrap()
+    };
+    assert_eq!(gpt2_params(&["--dtype", "f32"]), 124_439_808);
+    assert_eq!(gpt2_params(&["--untied"]), 163_037_184);
     // A preset: its exact count, and a measured column with each term.
     Command::cargo_bin("gpulab")
         .unwrap()
@@ -760,21 +736,25 @@ fn fake_python(dir: &std::path::Path, torch: bool) -> std::path::PathBuf {
     path
 }
 
+/// `gpulab measure --pytorch --validate --model gpt --python PYTHON`.
+fn torch_validate(python: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("gpulab").unwrap();
+    cmd.args([
+        "measure",
+        "--pytorch",
+        "--validate",
+        "--model",
+        "gpt",
+        "--python",
+    ])
+    .arg(python);
+    cmd
+}
+
 #[test]
 fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
     let dir = tempfile::tempdir().unwrap();
-    let python = fake_python(dir.path(), true);
-    Command::cargo_bin("gpulab")
-        .unwrap()
-        .args([
-            "measure",
-            "--pytorch",
-            "--validate",
-            "--model",
-            "gpt",
-            "--python",
-        ])
-        .arg(&python)
+    torch_validate(&fake_python(dir.path(), true))
         .assert()
         .success()
         .stdout(predicate::str::contains("gpt in PyTorch"))
@@ -786,18 +766,7 @@ fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
 #[test]
 fn no_torch_or_no_python_is_said_plainly() {
     let dir = tempfile::tempdir().unwrap();
-    let python = fake_python(dir.path(), false);
-    Command::cargo_bin("gpulab")
-        .unwrap()
-        .args([
-            "measure",
-            "--pytorch",
-            "--validate",
-            "--model",
-            "gpt",
-            "--python",
-        ])
-        .arg(&python)
+    torch_validate(&fake_python(dir.path(), false))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot import torch"))

@@ -444,7 +444,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     };
     let input = EstimateInput {
         params,
-        shape: model.as_ref().map(est::textbook_shape),
+        shape: model.as_ref().map(est::TransformerShape::of),
         batch: args.batch,
         mode,
         precision,

@@ -125,6 +125,18 @@ pub struct TransformerShape {
 }
 
 impl TransformerShape {
+    /// The shape of a measured model (for activations and the KV cache).
+    pub fn of(m: &crate::memory::models::ModelConfig) -> TransformerShape {
+        TransformerShape {
+            layers: m.layers as u64,
+            hidden: m.d_model as u64,
+            heads: m.heads as u64,
+            kv_heads: m.kv_head_count() as u64,
+            seq_len: m.seq_len as u64,
+            vocab: m.vocab as u64,
+        }
+    }
+
     /// Parameters of a GPT-style decoder with this shape (untied head, learned positions).
     pub fn params(&self) -> u64 {
         let (v, d, s, l) = (self.vocab, self.hidden, self.seq_len, self.layers);
@@ -272,15 +284,7 @@ pub fn textbook_step_bytes(
     let e = precision.activation_bytes();
     let activations = match m.family {
         Family::Gpt | Family::Llama => {
-            let shape = TransformerShape {
-                layers: m.layers as u64,
-                hidden: m.d_model as u64,
-                heads: m.heads as u64,
-                kv_heads: m.kv_head_count() as u64,
-                seq_len: m.seq_len as u64,
-                vocab: m.vocab as u64,
-            };
-            transformer_activations(&shape, m.batch as u64, e, false)
+            transformer_activations(&TransformerShape::of(m), m.batch as u64, e, false)
         }
         Family::Mlp => {
             e * (m.batch * (m.mlp_input + m.mlp_hidden.iter().sum::<usize>() + m.classes)) as f64

@@ -245,20 +245,28 @@ mod tests {
     use candle_core::Device;
     use candle_nn::{VarBuilder, VarMap};
 
+    const KINDS: [OptimizerKind; 3] = [
+        OptimizerKind::Sgd,
+        OptimizerKind::Momentum,
+        OptimizerKind::Adamw,
+    ];
+
+    /// A small MLP, its parameters and one fixed batch.
+    fn small_mlp() -> (Model, VarMap, Tensor, Tensor) {
+        let mut config = ModelConfig::default_for(Family::Mlp);
+        config.batch = 16;
+        config.mlp_hidden = vec![32];
+        let map = VarMap::new();
+        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+        let model = Model::build(&config, vb).unwrap();
+        let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+        (model, map, x, y)
+    }
+
     #[test]
     fn lean_optimizers_lower_the_loss_too() {
-        for kind in [
-            OptimizerKind::Sgd,
-            OptimizerKind::Momentum,
-            OptimizerKind::Adamw,
-        ] {
-            let mut config = ModelConfig::default_for(Family::Mlp);
-            config.batch = 16;
-            config.mlp_hidden = vec![32];
-            let map = VarMap::new();
-            let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
-            let model = Model::build(&config, vb).unwrap();
-            let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+        for kind in KINDS {
+            let (model, map, x, y) = small_mlp();
             let vars = map.all_vars();
             let mut opt = LeanOpt::new(kind, vars.clone(), DType::F32).unwrap();
             let mut losses = Vec::new();
@@ -274,18 +282,8 @@ mod tests {
 
     #[test]
     fn every_optimizer_lowers_the_loss() {
-        for kind in [
-            OptimizerKind::Sgd,
-            OptimizerKind::Momentum,
-            OptimizerKind::Adamw,
-        ] {
-            let mut config = ModelConfig::default_for(Family::Mlp);
-            config.batch = 16;
-            config.mlp_hidden = vec![32];
-            let map = VarMap::new();
-            let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
-            let model = Model::build(&config, vb).unwrap();
-            let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+        for kind in KINDS {
+            let (model, map, x, y) = small_mlp();
             let losses =
                 train_steps(kind, map.all_vars(), DType::F32, 30, || model.loss(&x, &y)).unwrap();
             assert!(losses.iter().all(|l| l.is_finite()), "{kind:?}");

@@ -237,18 +237,6 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
     Ok((params, model))
 }
 
-/// The textbook's transformer shape of a model (for activations and the KV cache).
-pub fn textbook_shape(m: &crate::memory::models::ModelConfig) -> TransformerShape {
-    TransformerShape {
-        layers: m.layers as u64,
-        hidden: m.d_model as u64,
-        heads: m.heads as u64,
-        kv_heads: m.kv_head_count() as u64,
-        seq_len: m.seq_len as u64,
-        vocab: m.vocab as u64,
-    }
-}
-
 /// Training or inference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

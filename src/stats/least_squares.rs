@@ -81,13 +81,7 @@ pub fn ridge(rows: &[Vec<f64>], y: &[f64], lambda: f64) -> Option<Vec<f64>> {
     {
         return None;
     }
-    let scale: Vec<f64> = (0..n)
-        .map(|j| {
-            rows.iter()
-                .fold(0f64, |m, r| m.max(r[j].abs()))
-                .max(f64::MIN_POSITIVE)
-        })
-        .collect();
+    let scale = column_scale(rows, n);
     let mut a = vec![vec![0f64; n + 1]; n];
     for (r, &target) in rows.iter().zip(y) {
         for i in 0..n {
@@ -120,6 +114,18 @@ pub fn ridge(rows: &[Vec<f64>], y: &[f64], lambda: f64) -> Option<Vec<f64>> {
     Some((0..n).map(|i| a[i][n] / a[i][i] / scale[i]).collect())
 }
 
+/// Each column's largest magnitude (never 0): dividing by it puts features of very different
+/// size (parameters and s²) on one footing before the normal equations.
+fn column_scale(rows: &[Vec<f64>], n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|j| {
+            rows.iter()
+                .fold(0f64, |m, r| m.max(r[j].abs()))
+                .max(f64::MIN_POSITIVE)
+        })
+        .collect()
+}
+
 /// Non-negative least squares: coefficients b ≥ 0 minimising Σ (y − X·b)² (Lawson & Hanson
 /// 1974, "Solving Least Squares Problems", ch. 23: the active-set method). For models whose
 /// terms count things — tensors of a size, bytes per parameter — a negative coefficient has no
@@ -131,13 +137,7 @@ pub fn nonnegative(rows: &[Vec<f64>], y: &[f64]) -> Option<Vec<f64>> {
     if rows.len() != y.len() || rows.iter().any(|r| r.len() != n) {
         return None;
     }
-    let scale: Vec<f64> = (0..n)
-        .map(|j| {
-            rows.iter()
-                .fold(0f64, |m, r| m.max(r[j].abs()))
-                .max(f64::MIN_POSITIVE)
-        })
-        .collect();
+    let scale = column_scale(rows, n);
     let a: Vec<Vec<f64>> = rows
         .iter()
         .map(|r| r.iter().zip(&scale).map(|(x, s)| x / s).collect())
