@@ -90,13 +90,15 @@ pub fn shipped() -> Result<Vec<(Calibration, &'static str)>> {
 /// Version of the file layout.
 pub const CALIBRATION_SCHEMA_VERSION: u32 = 2;
 
-/// Which framework's training step a calibration measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Which framework's training step a calibration measured (or a workload runs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Framework {
     /// Candle (gpulab's own step).
     Candle,
-    /// PyTorch (the same step, by `.ci/torch-step.py`... see `memory::torch`).
+    /// PyTorch (the same step, `data/torch-step.py`, see `memory::torch`); what the course's
+    /// lessons run.
+    #[default]
     Pytorch,
 }
 

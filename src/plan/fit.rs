@@ -400,10 +400,11 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
     }
 }
 
-/// The lessons run PyTorch: a decoder-only transformer trained in f32 with all its parameters
-/// gets its activations and temporaries from the PyTorch memory model measured by gpulab
-/// (data/calibration-torch-cpu.json), not from a formula. None where that model does not apply
-/// (another architecture, mixed precision, LoRA, checkpointing, no shape).
+/// A decoder-only transformer trained in f32 with all its parameters gets its activations and
+/// temporaries from the measured memory model of the framework its code runs — PyTorch for the
+/// course's lessons (data/calibration-torch-cpu.json), Candle for gpulab's own labs
+/// (data/calibration-cpu.json) — not from a formula. None where no model applies (another
+/// architecture, mixed precision, LoRA, checkpointing, no shape).
 pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
     use crate::memory::models::{Family, ModelConfig};
     let full_training = w.mode == RunMode::Train
@@ -431,11 +432,11 @@ pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
     let (cal, file) = crate::memory::calibration::shipped()
         .ok()?
         .into_iter()
-        .find(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)?;
+        .find(|(c, _)| c.framework == w.framework)?;
     let fitted = cal.model(Family::Gpt, dtype, w.optimizer?)?;
     Some((
         fitted.predict(&model).activations_and_temporaries(),
-        format!("measured PyTorch model ({file})"),
+        format!("measured {} model ({file})", w.framework.name()),
     ))
 }
 

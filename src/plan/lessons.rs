@@ -41,6 +41,9 @@ pub struct Workload {
     pub lesson: Option<String>,
     /// Architecture kind as the lesson names it.
     pub kind: String,
+    /// The framework its code runs (the course's lessons: PyTorch; gpulab's labs: Candle).
+    #[serde(default)]
+    pub framework: crate::memory::calibration::Framework,
     /// Parameters.
     pub params: u64,
     /// Parameters of further models alive at the same time (weights only).
@@ -235,7 +238,9 @@ mod tests {
     fn shipped_lessons_are_valid_and_cover_the_catalog() {
         let w = parse(LESSONS_TOML, "data/lessons.toml").unwrap();
         assert_eq!(
-            w.iter().filter(|w| !w.id.starts_with("recipe/")).count(),
+            w.iter()
+                .filter(|w| !w.id.starts_with("recipe/") && !w.id.starts_with("lab/"))
+                .count(),
             27
         );
         assert!(w.iter().any(|w| w.id == "recipe/qlora-llama3-8b"));
