@@ -8,7 +8,7 @@
 #![allow(unsafe_code)] // a job borrows the caller's stack; see `Job` and `run`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -23,17 +23,26 @@ struct Job(*const (dyn Fn(usize) + Sync));
 // SAFETY: the pointee is `Sync` and outlives every use (see `run`).
 unsafe impl Send for Job {}
 
+/// One dispatch, published whole: a worker reads epoch, width and job together under one lock
+/// and acts on that epoch only. (Read apart, a worker preempted between reading the epoch and
+/// the width could take a wider next dispatch's part, run it, see the epoch changed and run it
+/// again, counting itself out twice: `run` returned while another worker still wrote C.)
+struct Dispatch {
+    epoch: u64,
+    /// How many threads the job is spread over (caller included).
+    width: usize,
+    job: Option<Job>,
+}
+
 struct Shared {
-    /// Bumped once per dispatch; workers compare it with the last one they ran.
+    /// The current dispatch's epoch, mirrored for spinning without the lock.
     epoch: AtomicU64,
-    /// The current job (set before `epoch` is bumped).
-    job: Mutex<Option<Job>>,
-    /// How many threads the current job is spread over (caller included).
-    width: AtomicUsize,
+    /// The current dispatch.
+    state: Mutex<Dispatch>,
     /// Workers still running the current job.
     pending: AtomicUsize,
-    /// A worker's part panicked; the caller re-raises.
-    panicked: AtomicBool,
+    /// A worker's part panicked (its message, for the caller to re-raise).
+    panicked: Mutex<Option<String>>,
     /// Sleeping workers wait here for the next epoch.
     sleep: Mutex<()>,
     wake: Condvar,
@@ -52,10 +61,13 @@ fn pool(workers: usize) -> &'static Pool {
     POOL.get_or_init(|| {
         let shared = Arc::new(Shared {
             epoch: AtomicU64::new(0),
-            job: Mutex::new(None),
-            width: AtomicUsize::new(0),
+            state: Mutex::new(Dispatch {
+                epoch: 0,
+                width: 0,
+                job: None,
+            }),
             pending: AtomicUsize::new(0),
-            panicked: AtomicBool::new(false),
+            panicked: Mutex::new(None),
             sleep: Mutex::new(()),
             wake: Condvar::new(),
         });
@@ -89,20 +101,26 @@ fn worker(shared: &Shared, index: usize) {
                 std::hint::spin_loop();
                 continue;
             }
-            let guard = shared.sleep.lock().unwrap_or_else(|e| e.into_inner());
+            let guard = lock(&shared.sleep);
             let _guard = shared
                 .wake
                 .wait_while(guard, |_| shared.epoch.load(Ordering::Acquire) == seen)
                 .unwrap_or_else(|e| e.into_inner());
         }
-        seen = shared.epoch.load(Ordering::Acquire);
-        if index < shared.width.load(Ordering::Acquire) {
-            let job = *shared.job.lock().unwrap_or_else(|e| e.into_inner());
+        // One snapshot of the dispatch. If this worker is part of it (index < width), that
+        // dispatch cannot end before this worker counts itself out, so the snapshot is current.
+        let (epoch, width, job) = {
+            let d = lock(&shared.state);
+            (d.epoch, d.width, d.job)
+        };
+        seen = epoch;
+        if index < width {
             if let Some(Job(body)) = job {
-                // SAFETY: `run` keeps the body alive until `pending` reaches zero.
+                // SAFETY: `run` keeps the body alive until `pending` reaches zero, and this
+                // worker is one of those `pending` counts.
                 let body = unsafe { &*body };
-                if catch_unwind(AssertUnwindSafe(|| body(index))).is_err() {
-                    shared.panicked.store(true, Ordering::Release);
+                if let Err(panic) = catch_unwind(AssertUnwindSafe(|| body(index))) {
+                    lock(&shared.panicked).get_or_insert(panic_message(&*panic));
                 }
             }
             shared.pending.fetch_sub(1, Ordering::AcqRel);
@@ -121,11 +139,16 @@ pub fn run(threads: usize, body: &(dyn Fn(usize) + Sync)) {
     let busy = pool.busy.try_lock();
     if threads - 1 > pool.workers || busy.is_err() {
         // Wider than the pool, or another product is running: plain scoped threads.
+        // Joined by hand so a part's panic reaches the caller with its own message (the scope
+        // would replace it with "a scoped thread panicked").
         std::thread::scope(|scope| {
-            for i in 1..threads {
-                scope.spawn(move || body(i));
-            }
+            let parts: Vec<_> = (1..threads).map(|i| scope.spawn(move || body(i))).collect();
             body(0);
+            for part in parts {
+                if let Err(panic) = part.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
         });
         return;
     }
@@ -134,27 +157,48 @@ pub fn run(threads: usize, body: &(dyn Fn(usize) + Sync)) {
     // worker that took it has decremented `pending`, so no worker uses it after `body` ends.
     let erased: *const (dyn Fn(usize) + Sync + '_) = body;
     let erased: *const (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(erased) };
-    *shared.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(Job(erased));
-    shared.width.store(threads, Ordering::Release);
-    shared.pending.store(threads - 1, Ordering::Release);
-    shared.panicked.store(false, Ordering::Release);
+    *lock(&shared.panicked) = None;
+    let epoch = {
+        let mut d = lock(&shared.state);
+        shared.pending.store(threads - 1, Ordering::Release);
+        d.epoch += 1;
+        d.width = threads;
+        d.job = Some(Job(erased));
+        d.epoch
+    };
     {
-        let _guard = shared.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        shared.epoch.fetch_add(1, Ordering::AcqRel);
+        let _guard = lock(&shared.sleep);
+        shared.epoch.store(epoch, Ordering::Release);
     }
     shared.wake.notify_all();
     let mine = catch_unwind(AssertUnwindSafe(|| body(0)));
     while shared.pending.load(Ordering::Acquire) != 0 {
         std::hint::spin_loop();
     }
-    *shared.job.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    lock(&shared.state).job = None;
+    let worker_panic = lock(&shared.panicked).take();
     drop(busy);
     if let Err(panic) = mine {
         std::panic::resume_unwind(panic);
     }
-    if shared.panicked.load(Ordering::Acquire) {
-        panic!("a gpulab-sgemm worker panicked");
+    if let Some(message) = worker_panic {
+        panic!("a gpulab-sgemm worker panicked: {message}");
     }
+}
+
+/// Locks, taking the data of a poisoned lock as it is: every value here is written whole under
+/// its lock, and a panicking part is caught before it could leave one half-written.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A panic's message, when it has one.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
 }
 
 #[cfg(test)]
@@ -177,9 +221,31 @@ mod tests {
     }
 
     #[test]
+    fn dispatches_of_alternating_widths_each_run_every_part_once() {
+        // The race this guards against needs a worker preempted between two reads; alternating
+        // widths many times over gives it every chance (the dispatch is now read as one value).
+        let widths = [2, 3, 2, 4, 3, 2];
+        let pool_threads = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .max(4);
+        for round in 0..3000 {
+            let threads = widths[round % widths.len()].min(pool_threads);
+            let hits: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+            run(threads, &|i| {
+                hits[i].fetch_add(1, Ordering::Relaxed);
+            });
+            for (i, h) in hits.iter().enumerate() {
+                assert_eq!(h.load(Ordering::Relaxed), 1, "round {round}: part {i}");
+            }
+        }
+    }
+
+    #[test]
     fn a_panicking_part_is_reported_to_the_caller() {
         let result = catch_unwind(|| run(2, &|i| assert!(i != 1, "part one fails")));
-        assert!(result.is_err());
+        let message = result.unwrap_err();
+        let text = panic_message(&*message);
+        assert!(text.contains("part one fails"), "{text}");
         // The pool still works afterwards.
         let sum = AtomicUsize::new(0);
         run(2, &|i| {
