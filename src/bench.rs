@@ -87,7 +87,8 @@ impl MatmulShape {
 
     /// Elements of A + B + C.
     pub fn elements(&self) -> u64 {
-        (self.m * self.k + self.k * self.n + self.m * self.n) as u64
+        let (m, k, n) = (self.m as u128, self.k as u128, self.n as u128);
+        u64::try_from(m * k + k * n + m * n).unwrap_or(u64::MAX)
     }
 }
 

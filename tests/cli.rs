@@ -814,3 +814,20 @@ fn more_threads_than_cpus_is_refused_at_once() {
         .code(2)
         .stderr(predicate::str::contains("logical CPUs"));
 }
+
+#[test]
+fn impossible_sizes_reach_the_memory_guard_whole() {
+    // Their byte counts overflowed: one panicked ("capacity overflow"), one aborted.
+    for size in [
+        "18446744073709551615x1x1",
+        "4294967296x4294967296x4294967296",
+    ] {
+        Command::cargo_bin("gpulab")
+            .unwrap()
+            .args(["bench", "--quiet", "--device", "cpu", "--sizes", size])
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("skipped: needs"));
+    }
+}

@@ -59,16 +59,19 @@ const MAX_SETS: usize = 4;
 /// copies that half-precision GEMM widens to (data/docs/measured.md: ~7× the bf16 size) or
 /// the packed copy of B gpulab's f32 kernel makes (counted whichever kernel runs: a bound).
 pub fn bytes_needed(spec: DeviceSpec, dtype: DType, shape: MatmulShape, sets: usize) -> Bytes {
-    let size = dtype.size_in_bytes() as u64;
-    let inputs = (shape.m * shape.k + shape.k * shape.n) as u64 * size * sets as u64;
-    let output = (shape.m * shape.n) as u64 * size;
+    // In u128 and saturated: a size like 2⁶⁴−1 × 1 × 1 must reach the memory guard as "far too
+    // much", not wrap to a small number and fail later in an allocation.
+    let (m, k, n) = (shape.m as u128, shape.k as u128, shape.n as u128);
+    let size = dtype.size_in_bytes() as u128;
+    let inputs = (m * k + k * n) * size * sets as u128;
+    let output = m * n * size;
     let widening = match (spec, dtype) {
-        (DeviceSpec::Cpu, DType::F16 | DType::BF16) => shape.elements() * 4,
+        (DeviceSpec::Cpu, DType::F16 | DType::BF16) => (m * k + k * n + m * n) * 4,
         // gpulab's f32 kernel packs all of B once (padded to 16 columns).
-        (DeviceSpec::Cpu, DType::F32) => (shape.k * shape.n.next_multiple_of(16)) as u64 * 4,
+        (DeviceSpec::Cpu, DType::F32) => k * n.next_multiple_of(16) * 4,
         _ => 0,
     };
-    Bytes(inputs + output + widening)
+    Bytes(u64::try_from(inputs + output + widening).unwrap_or(u64::MAX))
 }
 
 /// The kernel that multiplies `dtype` on the CPU under `config`: gpulab's only does f32.
@@ -81,8 +84,9 @@ pub fn cpu_kernel(config: &BenchConfig, dtype: DType) -> CpuKernel {
 
 /// Input sets for a shape: enough to exceed [`ROTATE_BYTES`], at most [`MAX_SETS`].
 pub fn input_sets(dtype: DType, shape: MatmulShape) -> usize {
-    let set = (shape.m * shape.k + shape.k * shape.n) as u64 * dtype.size_in_bytes() as u64;
-    (ROTATE_BYTES.div_ceil(set.max(1)) as usize).clamp(1, MAX_SETS)
+    let (m, k, n) = (shape.m as u128, shape.k as u128, shape.n as u128);
+    let set = (m * k + k * n) * dtype.size_in_bytes() as u128;
+    (u128::from(ROTATE_BYTES).div_ceil(set.max(1)) as usize).clamp(1, MAX_SETS)
 }
 
 pub(super) fn measure_point(

@@ -135,11 +135,19 @@ pub fn matmul(
     }
     check_view("A", &a, m, k)?;
     check_view("B", &b, k, n)?;
+    // Sizes are checked, not wrapped: a product whose C or packed B cannot be addressed is an
+    // error, never a short buffer the kernel would write past.
+    let too_big = || SgemmError(format!("{m}×{k}×{n} is too large to address"));
+    let c_len = m.checked_mul(n).ok_or_else(too_big)?;
+    let n_pad = n.checked_next_multiple_of(NR).ok_or_else(too_big)?;
+    let b_len = k.checked_mul(n_pad).ok_or_else(too_big)?;
+    if c_len.max(b_len) > isize::MAX as usize / std::mem::size_of::<f32>() {
+        return Err(too_big());
+    }
     if m == 0 || n == 0 || k == 0 {
-        return Ok(vec![0f32; m * n]);
+        return Ok(vec![0f32; c_len]);
     }
     let threads = threads.max(1);
-    let n_pad = n.div_ceil(NR) * NR;
 
     // B is packed once, shared by every thread (packing it per thread cost 3 % of the run time
     // on 2 threads, seen with perf; OpenBLAS shares it too), into a buffer reused between calls
@@ -147,10 +155,10 @@ pub fn matmul(
     let mut cached = PACKED_B.try_lock().ok();
     let mut fresh = Vec::new();
     let buf: &mut Vec<f32> = cached.as_deref_mut().unwrap_or(&mut fresh);
-    let bpack = SendPtr(aligned(buf, k * n_pad).as_mut_ptr());
+    let bpack = SendPtr(aligned(buf, b_len).as_mut_ptr());
     // C is not zeroed first: the first KC block stores every element without reading it
     // (zeroing cost ~1.5 %, seen with perf).
-    let mut c: Vec<f32> = Vec::with_capacity(m * n);
+    let mut c: Vec<f32> = Vec::with_capacity(c_len);
     let c_ptr = SendPtr(c.as_mut_ptr());
     let parts = split(m, n, k, threads);
     let width = parts.len();
@@ -202,7 +210,7 @@ pub fn matmul(
     pool::run(width, &work);
     // SAFETY: the rectangles cover all m×n elements (`split`) and the first KC block
     // (`accumulate == false`) writes each of them before anything reads it.
-    unsafe { c.set_len(m * n) };
+    unsafe { c.set_len(c_len) };
     if buf.capacity() > KEEP_PACKED_B {
         *buf = Vec::new();
     }
@@ -587,9 +595,9 @@ unsafe fn kernel_6x16(
     // a strip's first tile, yet dropping the prefetch measured 12 % slower: the B stream
     // evicts A's lines from L1 between tiles. Prefetching B as well (8 lines per trip) cost 6 %.
     for _ in 0..kc / 8 {
-        _mm_prefetch::<_MM_HINT_T0>(a.add(12 * MR) as *const i8);
-        _mm_prefetch::<_MM_HINT_T0>(a.add(12 * MR + 16) as *const i8);
-        _mm_prefetch::<_MM_HINT_T0>(a.add(12 * MR + 32) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(12 * MR) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(12 * MR + 16) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(12 * MR + 32) as *const i8);
         step!(0);
         step!(1);
         step!(2);

@@ -126,3 +126,23 @@ fn split_covers_c_once_in_whole_tiles() {
     );
     assert_eq!(split(1024, 1024, 1024, 2).len(), 2);
 }
+
+#[test]
+fn sizes_that_cannot_be_addressed_are_an_error_not_a_wild_write() {
+    if !available() {
+        eprintln!("skipped: no AVX2/FMA on this CPU");
+        return;
+    }
+    // A stride-0 view of one value passes the view check for any size; m·n wrapped to a tiny C
+    // before, and the kernel stored through address 0x4.
+    let one = [1.0f32];
+    let view = MatRef {
+        data: &one,
+        rs: 0,
+        cs: 0,
+    };
+    let err = matmul(1 << 60, 1, 16, view, view, 1).unwrap_err();
+    assert!(format!("{err:?}").contains("too large"), "{err:?}");
+    let err = matmul(1, usize::MAX / 2, 16, view, view, 1).unwrap_err();
+    assert!(format!("{err:?}").contains("too large"), "{err:?}");
+}
