@@ -118,7 +118,13 @@ pub fn layout(family: Family) -> Layout {
             const ALL: &[&str] = &["1", "P", "b·px·c1", "b·px·c2/4", "b·px"];
             Layout {
                 forward: ALL,
-                backward: &[ALL],
+                // Backward's peak is the larger of two moments: the second conv's backward
+                // (its input's unfolded copy, b·px·c1 sized) and the first conv's, at full
+                // resolution (b·px) with nearly every gradient in.
+                backward: &[
+                    &["1", "P", "b·px·c1", "b·px·c2/4"],
+                    &["1", "P", "b·px·c1", "b·px"],
+                ],
                 step: &["1", "P", "largest", "b·px·c1", "b·px·c2/4", "b·px"],
             }
         }
