@@ -562,6 +562,16 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         .stdout(predicate::str::contains("Candle measured (bf16 end to end"))
         .stdout(predicate::str::contains("optimizer state"))
         .stdout(predicate::str::contains("peak falls in"));
+    // A course lesson's transformer, by its id.
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["estimate", "recipe/char-gpt-2000-steps", "--dtype", "f32"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("gpt d128 L4 h4 V65 s128"))
+        .stdout(predicate::str::contains(
+            "PyTorch measured (f32 everywhere)",
+        ));
     // ZeRO on one GPU: allowed, and said to change nothing.
     Command::cargo_bin("gpulab")
         .unwrap()

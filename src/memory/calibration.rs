@@ -42,8 +42,12 @@ pub fn load_all(paths: &[std::path::PathBuf]) -> Result<Vec<(Calibration, String
         return Ok(shipped()?
             .into_iter()
             .map(|(c, file)| {
+                let remeasure = match c.framework {
+                    Framework::Candle => "gpulab measure --save FILE",
+                    Framework::Pytorch => "gpulab measure --pytorch --save FILE",
+                };
                 let label = format!(
-                    "{file}, measured in {} {} on {} (run `gpulab measure --save FILE` on your machine and pass --calibration FILE)",
+                    "{file}, measured in {} {} on {} (run `{remeasure}` on your machine and pass --calibration FILE)",
                     c.framework.name(),
                     c.framework_version,
                     c.machine.device_name

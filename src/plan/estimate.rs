@@ -120,6 +120,28 @@ pub struct ModelQuery {
     pub untied: bool,
 }
 
+/// The model a course lesson trains, when `data/lessons.toml` gives its whole transformer shape
+/// (GPT-2 style, untied head, as the lessons write it), at the lesson's batch and sequence.
+pub fn lesson_model(id: &str) -> Option<crate::memory::models::ModelConfig> {
+    use crate::memory::models::{Family, ModelConfig};
+    let lessons = crate::plan::lessons::shipped();
+    let w = lessons.iter().find(|w| w.id == id.trim())?;
+    if w.kind != "transformer-decoder" {
+        return None;
+    }
+    let m = ModelConfig {
+        family: Family::Gpt,
+        batch: w.batch as usize,
+        layers: w.layers? as usize,
+        d_model: w.d_model? as usize,
+        heads: w.heads? as usize,
+        seq_len: w.seq_len? as usize,
+        vocab: w.vocab? as usize,
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    m.validate().ok().map(|_| m)
+}
+
 /// How far a given parameter count may be from the shape's own count before the two are said
 /// to disagree: "7B" names Llama 2 7B's 6.74 B; a shape 10 % off is another model.
 pub const COUNT_AGREEMENT: f64 = 0.10;
@@ -136,11 +158,12 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         } else {
             match parse_count(text) {
                 Ok(c) => count = Some(c),
+                Err(_) if lesson_model(text).is_some() => base = lesson_model(text),
                 Err(_) if text.chars().any(|c| c.is_ascii_alphabetic()) => {
                     let near =
                         crate::suggest::closest(text, PRESETS.iter().map(|p| (*p, vec![*p])), 3);
                     return bad(format!(
-                        "{text:?} is neither a model preset nor a parameter count: use one of {} (did you mean {}?), or a count like 7B",
+                        "{text:?} is neither a model preset, a transformer lesson nor a parameter count: use one of {} (did you mean {}?), a lesson id of `gpulab fit`, or a count like 7B",
                         PRESETS.join(", "),
                         near.join(", ")
                     ));
