@@ -136,12 +136,6 @@ impl TransformerShape {
             vocab: m.vocab as u64,
         }
     }
-
-    /// Parameters of a GPT-style decoder with this shape (untied head, learned positions).
-    pub fn params(&self) -> u64 {
-        let (v, d, s, l) = (self.vocab, self.hidden, self.seq_len, self.layers);
-        v * d + s * d + l * (12 * d * d + 13 * d) + 2 * d + d * v
-    }
 }
 
 /// Bytes per trainable parameter of the model states, by the textbook.

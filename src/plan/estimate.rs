@@ -329,10 +329,6 @@ pub enum Source {
     Rule,
     /// A published formula.
     Formula,
-    /// Measured by gpulab measure.
-    Measured,
-    /// Fitted from measurements.
-    Fitted,
     /// A stated typical value.
     Typical,
 }
