@@ -16,6 +16,9 @@
 //!
 //! Phases: weights → optimizer state → batch → forward (loss kept alive, as in
 //! `opt.backward_step(&loss)`) → backward (gradient store) → optimizer update → after the step.
+//!
+//! One file on purpose (~680 lines): the step, its phases, the meter and the ledger that
+//! closes against the peak are read together.
 
 use std::collections::HashMap;
 use std::time::Instant;

@@ -17,6 +17,9 @@
 //!   (grouped-query attention: kv heads of width hd = d/h), gate, up and down d·f, two RMSNorm
 //!   weights; rotary positions have no parameters, no biases, the head is untied.
 //! - CNN: 3·c₁·9 + c₁ + c₁·c₂·9 + c₂ + c₂·(s/4)²·classes + classes.
+//!
+//! One file on purpose (~650 lines): each family's shape, parameter count, build and forward
+//! sit side by side; the Llama block's parts and the presets are in `models/`.
 
 use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{Conv2d, Conv2dConfig, Embedding, Linear, VarBuilder};
@@ -327,69 +330,10 @@ impl ModelConfig {
     }
 }
 
-/// Named models with their published shapes. Each one's parameter count is checked in the
-/// tests against the figure its authors publish.
-pub const PRESETS: &[&str] = &[
-    "gpt2",
-    "gpt2-medium",
-    "gpt2-large",
-    "gpt2-xl",
-    "llama-2-7b",
-    "llama-2-13b",
-    "llama-3-8b",
-    "llama-3.2-1b",
-];
-
-/// The shape of a named model (see [`PRESETS`]), at batch 1 and its full context; `None` for
-/// an unknown name. GPT-2 (Radford et al. 2019; the Hugging Face configs): vocabulary 50,257,
-/// context 1,024, head tied to the token embedding. Llama 2 (Touvron et al. 2023) and Llama 3
-/// (Meta's model cards and configs): vocabulary 32,000 / 128,256, untied head, SwiGLU widths
-/// as published, grouped-query attention with 8 key/value heads in Llama 3 (and 2-70B).
-pub fn preset(name: &str) -> Option<ModelConfig> {
-    let gpt2 = |d: usize, layers: usize, heads: usize| ModelConfig {
-        family: Family::Gpt,
-        batch: 1,
-        vocab: 50257,
-        d_model: d,
-        heads,
-        layers,
-        seq_len: 1024,
-        ffn: None,
-        kv_heads: None,
-        tied: true,
-        context: Some(1024),
-        ..ModelConfig::default_for(Family::Gpt)
-    };
-    let llama =
-        |vocab: usize, d: usize, layers: usize, heads: usize, kv: usize, ffn: usize, seq: usize| {
-            ModelConfig {
-                family: Family::Llama,
-                batch: 1,
-                vocab,
-                d_model: d,
-                heads,
-                layers,
-                seq_len: seq,
-                ffn: Some(ffn),
-                kv_heads: Some(kv),
-                tied: false,
-                ..ModelConfig::default_for(Family::Llama)
-            }
-        };
-    Some(match name.trim().to_ascii_lowercase().as_str() {
-        "gpt2" | "gpt2-small" => gpt2(768, 12, 12),
-        "gpt2-medium" => gpt2(1024, 24, 16),
-        "gpt2-large" => gpt2(1280, 36, 20),
-        "gpt2-xl" => gpt2(1600, 48, 25),
-        "llama-2-7b" => llama(32000, 4096, 32, 32, 32, 11008, 4096),
-        "llama-2-13b" => llama(32000, 5120, 40, 40, 40, 13824, 4096),
-        "llama-3-8b" | "llama-3.1-8b" => llama(128256, 4096, 32, 32, 8, 14336, 8192),
-        // Llama 3.2 1B ties its head to the embedding; counted here untied (our Llama's head
-        // is untied), so its count is the published 1.24 B plus the 262 M of a second table.
-        "llama-3.2-1b" => llama(128256, 2048, 16, 32, 8, 8192, 8192),
-        _ => return None,
-    })
-}
+mod llama;
+mod presets;
+use llama::{llama_attention, rms_norm, LlamaBlock, Rope};
+pub use presets::{preset, PRESETS};
 
 struct Block {
     ln1: (Tensor, Tensor),
@@ -398,18 +342,6 @@ struct Block {
     ln2: (Tensor, Tensor),
     fc1: Linear,
     fc2: Linear,
-}
-
-struct LlamaBlock {
-    norm1: Tensor,
-    q: Linear,
-    k: Linear,
-    v: Linear,
-    o: Linear,
-    norm2: Tensor,
-    gate: Linear,
-    up: Linear,
-    down: Linear,
 }
 
 /// A built model, ready for a training step.
@@ -472,13 +404,6 @@ fn layer_norm_params(d: usize, vb: VarBuilder) -> candle_core::Result<(Tensor, T
 
 fn layer_norm(x: &Tensor, p: &(Tensor, Tensor)) -> candle_core::Result<Tensor> {
     candle_nn::ops::layer_norm_slow(x, &p.0, &p.1, 1e-5)
-}
-
-/// RMSNorm written with differentiable ops: x / sqrt(mean(x²) + ε) · w.
-fn rms_norm(x: &Tensor, weight: &Tensor) -> candle_core::Result<Tensor> {
-    let mean_square = x.sqr()?.mean_keepdim(D::Minus1)?;
-    x.broadcast_div(&(mean_square + 1e-5)?.sqrt()?)?
-        .broadcast_mul(weight)
 }
 
 impl Model {
@@ -686,72 +611,6 @@ fn attention(
     block.proj.forward(&out)
 }
 
-/// Rotary position tables (the "rotate half" form): cos and sin of position × frequency, for
-/// each of the head's width, θ = 10000.
-struct Rope {
-    cos: Tensor,
-    sin: Tensor,
-}
-
-impl Rope {
-    fn new(s: usize, head_dim: usize, dtype: DType, device: &Device) -> candle_core::Result<Rope> {
-        let half = head_dim / 2;
-        let angles: Vec<f32> = (0..s)
-            .flat_map(|p| {
-                (0..head_dim).map(move |i| {
-                    let freq = 1.0 / 10000f32.powf((i % half) as f32 * 2.0 / head_dim as f32);
-                    p as f32 * freq
-                })
-            })
-            .collect();
-        let angles = Tensor::from_vec(angles, (s, head_dim), device)?;
-        Ok(Rope {
-            cos: angles.cos()?.to_dtype(dtype)?,
-            sin: angles.sin()?.to_dtype(dtype)?,
-        })
-    }
-
-    /// x·cos + rotate_half(x)·sin, for x of shape (b, heads, s, head_dim).
-    fn apply(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        let hd = x.dim(D::Minus1)?;
-        let (x1, x2) = (
-            x.narrow(D::Minus1, 0, hd / 2)?,
-            x.narrow(D::Minus1, hd / 2, hd / 2)?,
-        );
-        let rotated = Tensor::cat(&[&x2.neg()?, &x1], D::Minus1)?;
-        x.broadcast_mul(&self.cos)? + rotated.broadcast_mul(&self.sin)?
-    }
-}
-
-fn llama_attention(
-    x: &Tensor,
-    block: &LlamaBlock,
-    (heads, kv_heads): (usize, usize),
-    mask: &Tensor,
-    rope: &Rope,
-) -> candle_core::Result<Tensor> {
-    let (b, s, d) = x.dims3()?;
-    let hd = d / heads;
-    let split = |t: Tensor, n: usize| t.reshape((b, s, n, hd))?.transpose(1, 2)?.contiguous();
-    let q = rope.apply(&split(block.q.forward(x)?, heads)?)?;
-    let k = rope.apply(&split(block.k.forward(x)?, kv_heads)?)?;
-    let v = split(block.v.forward(x)?, kv_heads)?;
-    // Grouped-query attention: each key/value head serves heads / kv_heads query heads
-    // (candle-transformers' repeat_kv).
-    let repeat = |t: Tensor| -> candle_core::Result<Tensor> {
-        let n = heads / kv_heads;
-        if n == 1 {
-            return Ok(t);
-        }
-        Tensor::cat(&vec![&t; n], 2)?.reshape((b, heads, s, hd))
-    };
-    let (k, v) = (repeat(k)?, repeat(v)?);
-    let scores = (q.matmul(&k.t()?)? / (hd as f64).sqrt())?.broadcast_add(mask)?;
-    let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
-    let out = weights.matmul(&v)?.transpose(1, 2)?.reshape((b, s, d))?;
-    block.o.forward(&out)
-}
-
 /// A random batch of the right shape and dtype: features or images for MLP/CNN, token ids for
 /// the GPT; labels (u32) for the loss.
 pub fn random_batch(
@@ -794,131 +653,4 @@ fn labels(n: usize, classes: usize, device: &Device) -> candle_core::Result<Tens
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use candle_nn::VarMap;
-
-    fn counted(config: &ModelConfig) -> u64 {
-        let map = VarMap::new();
-        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
-        let model = Model::build(config, vb).unwrap();
-        let (x, y) = random_batch(config, DType::F32, &Device::Cpu).unwrap();
-        let loss = model.loss(&x, &y).unwrap();
-        assert!(loss.to_scalar::<f32>().unwrap().is_finite());
-        map.all_vars().iter().map(|v| v.elem_count() as u64).sum()
-    }
-
-    #[test]
-    fn formulas_match_the_built_models() {
-        for family in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn] {
-            let mut config = ModelConfig::default_for(family);
-            config.batch = 2;
-            config.seq_len = 8;
-            assert_eq!(config.param_count(), counted(&config), "{family:?}");
-        }
-        // The variants: a tied GPT head, an explicit FFN width, grouped-query attention.
-        let tied = ModelConfig {
-            tied: true,
-            ffn: Some(96),
-            seq_len: 8,
-            batch: 2,
-            ..ModelConfig::default_for(Family::Gpt)
-        };
-        assert_eq!(tied.param_count(), counted(&tied));
-        let gqa = ModelConfig {
-            kv_heads: Some(2),
-            ffn: Some(200),
-            seq_len: 8,
-            batch: 2,
-            ..ModelConfig::default_for(Family::Llama)
-        };
-        assert_eq!(gqa.param_count(), counted(&gqa));
-    }
-
-    #[test]
-    fn presets_have_their_published_parameter_counts() {
-        // GPT-2: the Hugging Face checkpoints' parameter counts (tied head); Llama: the counts
-        // of the released checkpoints (Llama 2 paper, Meta's Llama 3 model card).
-        for (name, count) in [
-            ("gpt2", 124_439_808),
-            ("gpt2-medium", 354_823_168),
-            ("gpt2-large", 774_030_080),
-            ("gpt2-xl", 1_557_611_200),
-            ("llama-2-7b", 6_738_415_616),
-            ("llama-2-13b", 13_015_864_320),
-            ("llama-3-8b", 8_030_261_248),
-        ] {
-            let m = preset(name).unwrap();
-            m.validate().unwrap();
-            assert_eq!(m.param_count(), count, "{name}");
-        }
-        for name in PRESETS {
-            assert!(preset(name).is_some(), "{name}");
-        }
-        assert!(preset("gpt5").is_none());
-    }
-
-    #[test]
-    fn gpt2_small_count_matches_the_course() {
-        // data/docs/lessons.md: GPT-2 small with an untied head is 163,037,184 parameters.
-        let config = ModelConfig {
-            vocab: 50257,
-            d_model: 768,
-            heads: 12,
-            layers: 12,
-            seq_len: 1024,
-            ..ModelConfig::default_for(Family::Gpt)
-        };
-        assert_eq!(config.param_count(), 163_037_184);
-    }
-
-    #[test]
-    fn every_parameter_gets_a_gradient() {
-        let gqa = ModelConfig {
-            kv_heads: Some(2),
-            ..ModelConfig::default_for(Family::Llama)
-        };
-        let tied = ModelConfig {
-            tied: true,
-            ..ModelConfig::default_for(Family::Gpt)
-        };
-        for mut config in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn]
-            .map(ModelConfig::default_for)
-            .into_iter()
-            .chain([gqa, tied])
-        {
-            let family = config.family;
-            config.batch = 2;
-            config.seq_len = 8;
-            let map = VarMap::new();
-            let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
-            let model = Model::build(&config, vb).unwrap();
-            let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
-            let grads = model.loss(&x, &y).unwrap().backward().unwrap();
-            for var in map.all_vars() {
-                assert!(
-                    grads.get(var.as_tensor()).is_some(),
-                    "{family:?}: a parameter has no gradient"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn nonsense_shapes_are_refused() {
-        let mut c = ModelConfig::default_for(Family::Gpt);
-        c.heads = 3;
-        assert!(c
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .contains("multiple of heads"));
-        let mut c = ModelConfig::default_for(Family::Cnn);
-        c.image_size = 30;
-        assert!(c.validate().is_err());
-        let mut c = ModelConfig::default_for(Family::Mlp);
-        c.batch = 0;
-        assert!(c.validate().is_err());
-        assert!(Family::parse("rnn").is_err());
-    }
-}
+mod tests;

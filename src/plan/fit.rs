@@ -14,6 +14,9 @@
 //! training) or the lesson file's per-sample figure (CNNs). Throughput: this CPU's measured
 //! matmul GFLOP/s, or the GPU's datasheet peak for the dtype; efficiency [`CPU_EFFICIENCY`] /
 //! [`GPU_EFFICIENCY`], stated, because small training loops reach a fraction of the matmul peak.
+//!
+//! One file on purpose (~670 lines): a verdict's memory, time, cost and recommendation are one
+//! judgement, read together.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,425 @@
+//! `gpulab measure`'s dispatch (binary only): the measured grid and sweeps, `--save`,
+//! `--validate`, `--lean` and `--pytorch`, each a few library calls and their output.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+
+use super::args::MeasureArgs;
+use super::dispatch::claim_outputs;
+use gpulab::files::write_atomic;
+use gpulab::output::progress;
+use gpulab::probe::device::{self, DeviceSpec};
+
+// Results go to stdout through these (see dispatch.rs).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($t)*)?
+    }};
+}
+macro_rules! sayln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($t)*)?
+    }};
+}
+
+pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::calibration::{Calibration, Machine};
+    use gpulab::memory::export::{self, MeasureReport};
+    use gpulab::memory::models::{Family, ModelConfig};
+    use gpulab::memory::optim::OptimizerKind;
+    use gpulab::memory::suite::{self, SuiteConfig};
+
+    let spec = DeviceSpec::parse(&args.device)?;
+    if args.pytorch {
+        return measure_torch(args, spec);
+    }
+    if args.validate {
+        return validate(args, spec, quiet);
+    }
+    let mut config = SuiteConfig::default_for(spec);
+    config.families = args
+        .model
+        .iter()
+        .map(|m| Family::parse(m))
+        .collect::<Result<_, _>>()?;
+    config.dtypes = args
+        .dtype
+        .iter()
+        .map(|d| gpulab::dtype::parse(d))
+        .collect::<Result<_, _>>()?;
+    config.optimizers = args
+        .optimizer
+        .iter()
+        .map(|o| OptimizerKind::parse(o))
+        .collect::<Result<_, _>>()?;
+    config.shapes = config
+        .families
+        .iter()
+        .map(|&f| {
+            let mut s = ModelConfig::default_for(f);
+            if let Some(b) = args.batch {
+                s.batch = b;
+            }
+            if !args.hidden.is_empty() {
+                s.mlp_hidden = args.hidden.clone();
+            }
+            s.d_model = args.d_model.unwrap_or(s.d_model);
+            s.layers = args.layers.unwrap_or(s.layers);
+            s.heads = args.heads.unwrap_or(s.heads);
+            s.vocab = args.vocab.unwrap_or(s.vocab);
+            s.seq_len = args.seq_len.unwrap_or(s.seq_len);
+            if s.family.is_transformer() {
+                s.ffn = args.ffn.or(s.ffn);
+                s.kv_heads = args.kv_heads.or(s.kv_heads);
+                s.tied = args.tied && s.family == gpulab::memory::models::Family::Gpt;
+            }
+            s.image_size = args.image_size.unwrap_or(s.image_size);
+            s.validate().map(|_| s)
+        })
+        .collect::<Result<_, _>>()?;
+    if args.no_sweep {
+        config.batches.clear();
+        config.seq_lens.clear();
+    } else {
+        for (name, list) in [("--batches", &args.batches), ("--seq-lens", &args.seq_lens)] {
+            if list.len() < 3 || list.contains(&0) {
+                bail!("{name} needs at least 3 positive values for a fit (or pass --no-sweep)");
+            }
+        }
+        config.batches = args.batches.clone();
+        config.seq_lens = args.seq_lens.clone();
+    }
+    claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
+    if args.lean {
+        return measure_lean(&config, quiet);
+    }
+
+    let device_name = device::name(&spec.open().with_context(|| format!("opening {spec}"))?);
+    let plan = suite::plan(&config);
+    let bar = progress(plan.len() as u64, quiet);
+    let results = suite::run(&config, |r, _| {
+        bar.set_message(format!(
+            "{} {} {}",
+            r.config.model.describe(),
+            gpulab::dtype::name(r.config.dtype),
+            r.config.optimizer.name()
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let report = MeasureReport::new(spec.to_string(), device_name.clone(), results);
+    if let Some(path) = &args.save {
+        // The memory models: every family × dtype × optimizer asked for, fitted on the small
+        // calibration shapes (a minute or two on a CPU).
+        let combos = config.families.len() * config.dtypes.len() * config.optimizers.len();
+        let bar = progress(
+            (combos * gpulab::memory::validate::CALIBRATION_SHAPES) as u64,
+            quiet,
+        );
+        bar.set_message("fitting the memory models on the calibration shapes");
+        let (models, failed) = gpulab::memory::validate::calibrate_all(
+            &config.families,
+            &config.dtypes,
+            &config.optimizers,
+            spec,
+            &mut || bar.inc(1),
+        );
+        bar.finish_and_clear();
+        for f in &failed {
+            eprintln!("not calibrated: {f}");
+        }
+        let host = gpulab::probe::host::detect();
+        Calibration::from_results(
+            &report.results,
+            &report.fits,
+            models,
+            Machine {
+                cpu_model: host.cpu_model,
+                os: host.os,
+                device: spec.to_string(),
+                device_name,
+            },
+        )
+        .save(path, true)?;
+    }
+    if let Some(path) = &args.plot {
+        gpulab::plot::write_svg(path, &export::plot_panels(&report), true)?;
+    }
+    match &args.json {
+        Some(p) if p == Path::new("-") => sayln!("{}", serde_json::to_string_pretty(&report)?),
+        Some(p) => {
+            write_atomic(
+                p,
+                (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
+                true,
+            )?;
+            say!("{}", export::to_text(&report));
+        }
+        None => say!("{}", export::to_text(&report)),
+    }
+    let measured = report.results.iter().any(|r| r.measurement.is_some());
+    Ok(if measured {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `measure --lean`: the ordinary and the lean step, side by side, for every planned grid point.
+fn measure_lean(
+    config: &gpulab::memory::suite::SuiteConfig,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::measure::{measure_lean_step, measure_step};
+    let plan: Vec<_> = gpulab::memory::suite::plan(config)
+        .into_iter()
+        .filter(|(p, _)| *p == gpulab::memory::suite::Purpose::Grid)
+        .map(|(_, c)| c)
+        .collect();
+    let bar = progress(2 * plan.len() as u64, quiet);
+    let mut pairs = Vec::new();
+    let mut skipped = Vec::new();
+    for c in &plan {
+        bar.set_message(c.model.describe());
+        let ordinary = measure_step(c);
+        bar.inc(1);
+        let lean = measure_lean_step(c);
+        bar.inc(1);
+        match (ordinary, lean) {
+            (Ok(a), Ok(b)) => pairs.push((a, b)),
+            (Err(e), _) | (_, Err(e)) => skipped.push(format!(
+                "{} {} {}: {}",
+                c.model.describe(),
+                gpulab::dtype::name(c.dtype),
+                c.optimizer.name(),
+                e.to_string().lines().next().unwrap_or("")
+            )),
+        }
+    }
+    bar.finish_and_clear();
+    sayln!("The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):\n");
+    say!("{}", gpulab::memory::export::lean_table(&pairs).to_text());
+    for s in &skipped {
+        sayln!("not measured: {s}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `measure --pytorch`: the same step in PyTorch, fitted (--save) or validated (--validate).
+fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::calibration::{Calibration, Framework, Machine};
+    use gpulab::memory::models::Family;
+    use gpulab::memory::torch::{self, Availability};
+    use gpulab::memory::validate::{self, FamilyValidation};
+    let python = torch::python(args.python.as_deref());
+    let version = match torch::availability(&python) {
+        Availability::Available { version, .. } => version,
+        other => bail!("{}", other.explain()),
+    };
+    let cuda = matches!(spec, DeviceSpec::Cuda(_));
+    let families: Vec<Family> = args
+        .model
+        .iter()
+        .map(|m| Family::parse(m))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .filter(|f| f.is_transformer())
+        .collect();
+    if families.is_empty() {
+        bail!("the PyTorch step builds gpt and llama models: pass --model gpt,llama");
+    }
+    eprintln!(
+        "PyTorch {version} ({}): the same step, on {spec}",
+        python.display()
+    );
+    if !args.validate && args.save.is_none() {
+        return measure_torch_shapes(args, &python, &families, cuda);
+    }
+    if args.validate {
+        let mut met = true;
+        for family in families {
+            let v = FamilyValidation::run_torch(&python, family, cuda)?;
+            say!("{}", v.to_text(spec));
+            met &= v.meets_goal();
+        }
+        sayln!("{}", validate::goal_line(met));
+        return Ok(if met {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    claim_outputs(&[&args.save], args.force)?;
+    let mut models = Vec::new();
+    for &family in &families {
+        for d in &args.dtype {
+            let dtype = gpulab::dtype::parse(d)?;
+            for o in &args.optimizer {
+                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+                match validate::calibrate_torch(&python, family, dtype, optimizer, cuda) {
+                    Ok((m, _)) => {
+                        eprintln!("fitted {} {d} {o}", family.name());
+                        models.push(m);
+                    }
+                    Err(e) => eprintln!("not calibrated: {} {d} {o}: {e}", family.name()),
+                }
+            }
+        }
+    }
+    let host = gpulab::probe::host::detect();
+    let mut cal = Calibration::from_results(
+        &[],
+        &[],
+        models,
+        Machine {
+            cpu_model: host.cpu_model.clone(),
+            os: host.os,
+            device: spec.to_string(),
+            device_name: if cuda {
+                spec.to_string()
+            } else {
+                host.cpu_model
+            },
+        },
+    );
+    cal.framework = Framework::Pytorch;
+    cal.framework_version = version;
+    let path = args.save.as_ref().expect("checked above");
+    cal.save(path, true)?;
+    sayln!(
+        "wrote {} ({} PyTorch models)",
+        path.display(),
+        cal.models.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `measure --pytorch` with a shape: PyTorch's phases for it, beside what the shipped PyTorch
+/// model predicts.
+fn measure_torch_shapes(
+    args: &MeasureArgs,
+    python: &Path,
+    families: &[gpulab::memory::models::Family],
+    cuda: bool,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::models::ModelConfig;
+    use gpulab::units::Bytes;
+    let shipped = gpulab::memory::calibration::shipped()?;
+    let torch_cal = shipped
+        .iter()
+        .find(|(c, _)| c.framework == gpulab::memory::calibration::Framework::Pytorch);
+    let mut rows = Vec::new();
+    let mut table = gpulab::table::Table::aligned(
+        &[
+            "shape",
+            "dtype",
+            "optimizer",
+            "forward",
+            "backward peak",
+            "step peak",
+            "peak",
+            "model predicts",
+            "error",
+        ],
+        "lllrrrrrr",
+    );
+    for &family in families {
+        let mut m = ModelConfig::default_for(family);
+        m.batch = args.batch.unwrap_or(m.batch);
+        m.d_model = args.d_model.unwrap_or(m.d_model);
+        m.layers = args.layers.unwrap_or(m.layers);
+        m.heads = args.heads.unwrap_or(m.heads);
+        m.vocab = args.vocab.unwrap_or(m.vocab);
+        m.seq_len = args.seq_len.unwrap_or(m.seq_len);
+        m.ffn = args.ffn.or(m.ffn);
+        m.kv_heads = args.kv_heads.or(m.kv_heads);
+        m.tied = args.tied && family == gpulab::memory::models::Family::Gpt;
+        m.validate()?;
+        for d in &args.dtype {
+            let dtype = gpulab::dtype::parse(d)?;
+            for o in &args.optimizer {
+                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+                let run = gpulab::memory::torch::run(
+                    python,
+                    std::slice::from_ref(&m),
+                    dtype,
+                    optimizer,
+                    cuda,
+                )?;
+                for step in run.steps {
+                    let step = step.map_err(|e| anyhow::anyhow!("{}: {e}", m.describe()))?;
+                    let predicted = torch_cal
+                        .and_then(|(c, _)| c.model(family, dtype, optimizer))
+                        .map(|fitted| fitted.predict(&m).peak);
+                    let error = predicted.map(|p| (p.0 as f64 - step.peak) / step.peak);
+                    table.push(vec![
+                        m.describe(),
+                        d.clone(),
+                        o.clone(),
+                        Bytes(step.forward_live as u64).to_string(),
+                        Bytes(step.backward_peak as u64).to_string(),
+                        Bytes(step.step_peak as u64).to_string(),
+                        Bytes(step.peak as u64).to_string(),
+                        predicted.map_or("-".into(), |p| p.to_string()),
+                        error.map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
+                    ]);
+                    rows.push(serde_json::json!({
+                        "model": m, "dtype": d, "optimizer": o, "measured": step,
+                        "predicted_peak": predicted, "error": error,
+                    }));
+                }
+            }
+        }
+    }
+    match &args.json {
+        Some(p) if p == Path::new("-") => sayln!("{}", serde_json::to_string_pretty(&rows)?),
+        Some(p) => {
+            claim_outputs(&[&args.json], args.force)?;
+            write_atomic(
+                p,
+                (serde_json::to_string_pretty(&rows)? + "\n").as_bytes(),
+                true,
+            )?;
+        }
+        None => say!(
+            "PyTorch's step (bytes alive, from PyTorch's own counters):\n\n{}",
+            table.to_text()
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::models::Family;
+    use gpulab::memory::validate::{self, FamilyValidation};
+    let families = args
+        .model
+        .iter()
+        .map(|m| Family::parse(m))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total: usize = families
+        .iter()
+        .map(|&f| validate::calibration_shapes(f).len() + validate::held_out_shapes(f).len())
+        .sum();
+    let bar = progress(total as u64, quiet);
+    let mut out = String::new();
+    let mut met = true;
+    for family in families {
+        bar.set_message(format!("{} calibration and held-out shapes", family.name()));
+        let v = FamilyValidation::run(family, spec, || bar.inc(1))?;
+        out.push_str(&v.to_text(spec));
+        met &= v.meets_goal();
+    }
+    bar.finish_and_clear();
+    say!("{out}");
+    sayln!("{}", validate::goal_line(met));
+    Ok(if met {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

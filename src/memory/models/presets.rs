@@ -1,0 +1,67 @@
+//! Named models with their published shapes (GPT-2, Llama 2, Llama 3), each checked against its
+//! published parameter count in the tests.
+
+use super::{Family, ModelConfig};
+
+/// The preset names.
+pub const PRESETS: &[&str] = &[
+    "gpt2",
+    "gpt2-medium",
+    "gpt2-large",
+    "gpt2-xl",
+    "llama-2-7b",
+    "llama-2-13b",
+    "llama-3-8b",
+    "llama-3.2-1b",
+];
+
+/// The shape of a named model (see [`PRESETS`]), at batch 1 and its full context; `None` for
+/// an unknown name. GPT-2 (Radford et al. 2019; the Hugging Face configs): vocabulary 50,257,
+/// context 1,024, head tied to the token embedding. Llama 2 (Touvron et al. 2023) and Llama 3
+/// (Meta's model cards and configs): vocabulary 32,000 / 128,256, untied head, SwiGLU widths
+/// as published, grouped-query attention with 8 key/value heads in Llama 3 (and 2-70B).
+pub fn preset(name: &str) -> Option<ModelConfig> {
+    let gpt2 = |d: usize, layers: usize, heads: usize| ModelConfig {
+        family: Family::Gpt,
+        batch: 1,
+        vocab: 50257,
+        d_model: d,
+        heads,
+        layers,
+        seq_len: 1024,
+        ffn: None,
+        kv_heads: None,
+        tied: true,
+        context: Some(1024),
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    let llama =
+        |vocab: usize, d: usize, layers: usize, heads: usize, kv: usize, ffn: usize, seq: usize| {
+            ModelConfig {
+                family: Family::Llama,
+                batch: 1,
+                vocab,
+                d_model: d,
+                heads,
+                layers,
+                seq_len: seq,
+                ffn: Some(ffn),
+                kv_heads: Some(kv),
+                tied: false,
+                ..ModelConfig::default_for(Family::Llama)
+            }
+        };
+    Some(match name.trim().to_ascii_lowercase().as_str() {
+        "gpt2" | "gpt2-small" => gpt2(768, 12, 12),
+        "gpt2-medium" => gpt2(1024, 24, 16),
+        "gpt2-large" => gpt2(1280, 36, 20),
+        "gpt2-xl" => gpt2(1600, 48, 25),
+        "llama-2-7b" => llama(32000, 4096, 32, 32, 32, 11008, 4096),
+        "llama-2-13b" => llama(32000, 5120, 40, 40, 40, 13824, 4096),
+        "llama-3-8b" | "llama-3.1-8b" => llama(128256, 4096, 32, 32, 8, 14336, 8192),
+        // Llama 3.2 1B ties its head to the embedding; counted here untied (our Llama's head
+        // is untied), so its count is the published 1.24 B plus the 262 M of a second table.
+        "llama-3.2-1b" => llama(128256, 2048, 16, 32, 8, 8192, 8192),
+        _ => return None,
+    })
+}

@@ -1,0 +1,127 @@
+//! Tests of `models.rs`: parameter counts against the built models and the published presets.
+use super::*;
+use candle_nn::VarMap;
+
+fn counted(config: &ModelConfig) -> u64 {
+    let map = VarMap::new();
+    let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+    let model = Model::build(config, vb).unwrap();
+    let (x, y) = random_batch(config, DType::F32, &Device::Cpu).unwrap();
+    let loss = model.loss(&x, &y).unwrap();
+    assert!(loss.to_scalar::<f32>().unwrap().is_finite());
+    map.all_vars().iter().map(|v| v.elem_count() as u64).sum()
+}
+
+#[test]
+fn formulas_match_the_built_models() {
+    for family in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn] {
+        let mut config = ModelConfig::default_for(family);
+        config.batch = 2;
+        config.seq_len = 8;
+        assert_eq!(config.param_count(), counted(&config), "{family:?}");
+    }
+    // The variants: a tied GPT head, an explicit FFN width, grouped-query attention.
+    let tied = ModelConfig {
+        tied: true,
+        ffn: Some(96),
+        seq_len: 8,
+        batch: 2,
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    assert_eq!(tied.param_count(), counted(&tied));
+    let gqa = ModelConfig {
+        kv_heads: Some(2),
+        ffn: Some(200),
+        seq_len: 8,
+        batch: 2,
+        ..ModelConfig::default_for(Family::Llama)
+    };
+    assert_eq!(gqa.param_count(), counted(&gqa));
+}
+
+#[test]
+fn presets_have_their_published_parameter_counts() {
+    // GPT-2: the Hugging Face checkpoints' parameter counts (tied head); Llama: the counts
+    // of the released checkpoints (Llama 2 paper, Meta's Llama 3 model card).
+    for (name, count) in [
+        ("gpt2", 124_439_808),
+        ("gpt2-medium", 354_823_168),
+        ("gpt2-large", 774_030_080),
+        ("gpt2-xl", 1_557_611_200),
+        ("llama-2-7b", 6_738_415_616),
+        ("llama-2-13b", 13_015_864_320),
+        ("llama-3-8b", 8_030_261_248),
+    ] {
+        let m = preset(name).unwrap();
+        m.validate().unwrap();
+        assert_eq!(m.param_count(), count, "{name}");
+    }
+    for name in PRESETS {
+        assert!(preset(name).is_some(), "{name}");
+    }
+    assert!(preset("gpt5").is_none());
+}
+
+#[test]
+fn gpt2_small_count_matches_the_course() {
+    // data/docs/lessons.md: GPT-2 small with an untied head is 163,037,184 parameters.
+    let config = ModelConfig {
+        vocab: 50257,
+        d_model: 768,
+        heads: 12,
+        layers: 12,
+        seq_len: 1024,
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    assert_eq!(config.param_count(), 163_037_184);
+}
+
+#[test]
+fn every_parameter_gets_a_gradient() {
+    let gqa = ModelConfig {
+        kv_heads: Some(2),
+        ..ModelConfig::default_for(Family::Llama)
+    };
+    let tied = ModelConfig {
+        tied: true,
+        ..ModelConfig::default_for(Family::Gpt)
+    };
+    for mut config in [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn]
+        .map(ModelConfig::default_for)
+        .into_iter()
+        .chain([gqa, tied])
+    {
+        let family = config.family;
+        config.batch = 2;
+        config.seq_len = 8;
+        let map = VarMap::new();
+        let vb = VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu);
+        let model = Model::build(&config, vb).unwrap();
+        let (x, y) = random_batch(&config, DType::F32, &Device::Cpu).unwrap();
+        let grads = model.loss(&x, &y).unwrap().backward().unwrap();
+        for var in map.all_vars() {
+            assert!(
+                grads.get(var.as_tensor()).is_some(),
+                "{family:?}: a parameter has no gradient"
+            );
+        }
+    }
+}
+
+#[test]
+fn nonsense_shapes_are_refused() {
+    let mut c = ModelConfig::default_for(Family::Gpt);
+    c.heads = 3;
+    assert!(c
+        .validate()
+        .unwrap_err()
+        .to_string()
+        .contains("multiple of heads"));
+    let mut c = ModelConfig::default_for(Family::Cnn);
+    c.image_size = 30;
+    assert!(c.validate().is_err());
+    let mut c = ModelConfig::default_for(Family::Mlp);
+    c.batch = 0;
+    assert!(c.validate().is_err());
+    assert!(Family::parse("rnn").is_err());
+}
