@@ -1,21 +1,6 @@
 //! Dispatch: turns parsed arguments into library calls and decides what goes to stdout (results)
 //! and what to stderr (progress, diagnostics).
 
-// Results go to stdout through these, not print!: print! panics when stdout is a closed pipe
-// (`gpulab fit | head -1`); a failed write here is an error main() ends quietly on.
-macro_rules! say {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        write!(std::io::stdout(), $($t)*)?
-    }};
-}
-macro_rules! sayln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout(), $($t)*)?
-    }};
-}
-
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;

@@ -12,20 +12,6 @@ use gpulab::files::write_atomic;
 use gpulab::output::progress;
 use gpulab::probe::device::{self, DeviceSpec};
 
-// Results go to stdout through these (see dispatch.rs).
-macro_rules! say {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        write!(std::io::stdout(), $($t)*)?
-    }};
-}
-macro_rules! sayln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout(), $($t)*)?
-    }};
-}
-
 pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::memory::calibration::{Calibration, Machine};
     use gpulab::memory::export::{self, MeasureReport};
