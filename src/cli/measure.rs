@@ -12,10 +12,36 @@ use gpulab::files::write_atomic;
 use gpulab::output::progress;
 use gpulab::probe::device::{self, DeviceSpec};
 
+/// A family's default shape with the shape flags applied, checked.
+fn shape(
+    args: &MeasureArgs,
+    family: gpulab::memory::models::Family,
+) -> gpulab::Result<gpulab::memory::models::ModelConfig> {
+    let mut s = gpulab::memory::models::ModelConfig::default_for(family);
+    if let Some(b) = args.batch {
+        s.batch = b;
+    }
+    if !args.hidden.is_empty() {
+        s.mlp_hidden = args.hidden.clone();
+    }
+    s.d_model = args.d_model.unwrap_or(s.d_model);
+    s.layers = args.layers.unwrap_or(s.layers);
+    s.heads = args.heads.unwrap_or(s.heads);
+    s.vocab = args.vocab.unwrap_or(s.vocab);
+    s.seq_len = args.seq_len.unwrap_or(s.seq_len);
+    if s.family.is_transformer() {
+        s.ffn = args.ffn.or(s.ffn);
+        s.kv_heads = args.kv_heads.or(s.kv_heads);
+        s.tied = args.tied && s.family == gpulab::memory::models::Family::Gpt;
+    }
+    s.image_size = args.image_size.unwrap_or(s.image_size);
+    s.validate().map(|_| s)
+}
+
 pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::memory::calibration::{Calibration, Machine};
     use gpulab::memory::export::{self, MeasureReport};
-    use gpulab::memory::models::{Family, ModelConfig};
+    use gpulab::memory::models::Family;
     use gpulab::memory::optim::OptimizerKind;
     use gpulab::memory::suite::{self, SuiteConfig};
 
@@ -45,27 +71,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     config.shapes = config
         .families
         .iter()
-        .map(|&f| {
-            let mut s = ModelConfig::default_for(f);
-            if let Some(b) = args.batch {
-                s.batch = b;
-            }
-            if !args.hidden.is_empty() {
-                s.mlp_hidden = args.hidden.clone();
-            }
-            s.d_model = args.d_model.unwrap_or(s.d_model);
-            s.layers = args.layers.unwrap_or(s.layers);
-            s.heads = args.heads.unwrap_or(s.heads);
-            s.vocab = args.vocab.unwrap_or(s.vocab);
-            s.seq_len = args.seq_len.unwrap_or(s.seq_len);
-            if s.family.is_transformer() {
-                s.ffn = args.ffn.or(s.ffn);
-                s.kv_heads = args.kv_heads.or(s.kv_heads);
-                s.tied = args.tied && s.family == gpulab::memory::models::Family::Gpt;
-            }
-            s.image_size = args.image_size.unwrap_or(s.image_size);
-            s.validate().map(|_| s)
-        })
+        .map(|&f| shape(args, f))
         .collect::<Result<_, _>>()?;
     if args.no_sweep {
         config.batches.clear();
@@ -292,7 +298,6 @@ fn measure_torch_shapes(
     families: &[gpulab::memory::models::Family],
     cuda: bool,
 ) -> anyhow::Result<ExitCode> {
-    use gpulab::memory::models::ModelConfig;
     use gpulab::units::Bytes;
     let shipped = gpulab::memory::calibration::shipped()?;
     let torch_cal = shipped
@@ -314,17 +319,7 @@ fn measure_torch_shapes(
         "lllrrrrrr",
     );
     for &family in families {
-        let mut m = ModelConfig::default_for(family);
-        m.batch = args.batch.unwrap_or(m.batch);
-        m.d_model = args.d_model.unwrap_or(m.d_model);
-        m.layers = args.layers.unwrap_or(m.layers);
-        m.heads = args.heads.unwrap_or(m.heads);
-        m.vocab = args.vocab.unwrap_or(m.vocab);
-        m.seq_len = args.seq_len.unwrap_or(m.seq_len);
-        m.ffn = args.ffn.or(m.ffn);
-        m.kv_heads = args.kv_heads.or(m.kv_heads);
-        m.tied = args.tied && family == gpulab::memory::models::Family::Gpt;
-        m.validate()?;
+        let m = shape(args, family)?;
         for d in &args.dtype {
             let dtype = gpulab::dtype::parse(d)?;
             for o in &args.optimizer {
