@@ -173,14 +173,24 @@ fn timed(
         ));
     }
     dev.synchronize()?;
-    let sgemm = crate::bench::sgemm::Sgemm {
-        threads: result.threads.unwrap_or(1),
-    };
     let use_sgemm = result.kernel == Some(CpuKernel::GpulabAvx2);
+    // The kernel's token; `--cpu-kernel gpulab` is refused on CPUs without AVX2/FMA, so a
+    // missing one here is the same refusal, not a panic.
+    let cpu = crate::bench::sgemm::Avx2Fma::detect();
+    if use_sgemm && cpu.is_none() {
+        return Err(Error::Invalid(
+            "the gpulab-avx2 kernel needs AVX2 and FMA, which this CPU lacks: use --cpu-kernel candle"
+                .into(),
+        ));
+    }
+    let sgemm = cpu.map(|cpu| crate::bench::sgemm::Sgemm {
+        threads: result.threads.unwrap_or(1),
+        cpu,
+    });
     // The product under test; the correctness check below uses the same one.
     let multiply = |a: &Tensor, b: &Tensor| -> candle_core::Result<Tensor> {
-        if use_sgemm {
-            a.apply_op2_no_bwd(b, &sgemm)
+        if let (true, Some(sgemm)) = (use_sgemm, &sgemm) {
+            a.apply_op2_no_bwd(b, sgemm)
         } else {
             a.matmul(b)
         }

@@ -41,17 +41,32 @@ const KC: usize = 384;
 /// Rows of A packed at once: MC×KC×4 = 216 KiB, inside a 512 KiB L2.
 const MC: usize = 144;
 
-/// True when this CPU can run the kernel (AVX2 and FMA, checked at run time, so one binary serves
-/// every x86-64 machine).
+/// Proof that this CPU has AVX2 and FMA: only `Avx2Fma::detect` makes one, and every safe
+/// function that ends in the kernel's intrinsics (`matmul`, the packing) takes one, so none of
+/// them relies on a check made somewhere else.
+#[derive(Debug, Clone, Copy)]
+pub struct Avx2Fma(());
+
+impl Avx2Fma {
+    /// The token, when this CPU has AVX2 and FMA (checked at run time, so one binary serves
+    /// every x86-64 machine).
+    pub fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let yes = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma");
+            yes.then_some(Avx2Fma(()))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+}
+
+/// True when this CPU can run the kernel.
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Avx2Fma::detect().is_some()
 }
 
 /// Which implementation runs the CPU's f32 matmul in `bench`.
@@ -121,8 +136,10 @@ fn check_view(name: &str, v: &MatRef, rows: usize, cols: usize) -> Result<(), Sg
     }
 }
 
-/// C = A·B for A m×k and B k×n, returned row-major (m×n), computed on `threads` threads. Errors only on views too short for their shape; needs `available()`.
+/// C = A·B for A m×k and B k×n, returned row-major (m×n), computed on `threads` threads. Errors
+/// on views too short for their shape and on sizes that cannot be addressed.
 pub fn matmul(
+    cpu: Avx2Fma,
     m: usize,
     k: usize,
     n: usize,
@@ -130,9 +147,6 @@ pub fn matmul(
     b: MatRef,
     threads: usize,
 ) -> Result<Vec<f32>, SgemmError> {
-    if !available() {
-        return Err(SgemmError("this CPU lacks AVX2/FMA".into()));
-    }
     check_view("A", &a, m, k)?;
     check_view("B", &b, k, n)?;
     // Sizes are checked, not wrapped: a product whose C or packed B cannot be addressed is an
@@ -152,7 +166,17 @@ pub fn matmul(
     // B is packed once, shared by every thread (packing it per thread cost 3 % of the run time
     // on 2 threads, seen with perf; OpenBLAS shares it too), into a buffer reused between calls
     // unless another call holds it, so its pages are not faulted in every time.
-    let mut cached = PACKED_B.try_lock().ok();
+    // A poisoned lock only means an earlier call panicked while holding the buffer; its contents
+    // are scratch that is overwritten before it is read, so the buffer is taken back (and the
+    // poison cleared) rather than silently skipped for every later call.
+    let mut cached = match PACKED_B.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(std::sync::TryLockError::Poisoned(poisoned)) => {
+            PACKED_B.clear_poison();
+            Some(poisoned.into_inner())
+        }
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    };
     let mut fresh = Vec::new();
     let buf: &mut Vec<f32> = cached.as_deref_mut().unwrap_or(&mut fresh);
     let bpack = SendPtr(aligned(buf, b_len).as_mut_ptr());
@@ -186,7 +210,7 @@ pub fn matmul(
                 let dst = unsafe {
                     std::slice::from_raw_parts_mut(bpack.get().add(block + jc * kc), len)
                 };
-                pack_b(&b, pc, kc, jc, n, dst);
+                pack_b(cpu, &b, pc, kc, jc, n, dst);
                 done.fetch_add(1, Ordering::Release);
             }
             while done.load(Ordering::Acquire) < jobs {
@@ -201,7 +225,7 @@ pub fn matmul(
                 // and inside the m×n buffer that outlives this call.
                 unsafe {
                     let bblock = std::slice::from_raw_parts(bpack.get().add(block), kc * n_pad);
-                    gemm_block(pc, kc, n, &a, bblock, c_ptr.get(), m0, m1, n0, n1)
+                    gemm_block(cpu, pc, kc, n, &a, bblock, c_ptr.get(), m0, m1, n0, n1)
                 };
             }
         }
@@ -295,9 +319,10 @@ fn aligned(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
 /// # Safety
 /// `c` must point to an m×ldc row-major buffer and no other thread may write this rectangle;
 /// `a` must have been checked with `check_view`; `bblock` must be block pc of B as packed by
-/// `matmul` (kc rows, NR-wide slivers); `n0` a multiple of NR; the CPU must have AVX2 and FMA.
+/// `matmul` (kc rows, NR-wide slivers); `n0` a multiple of NR.
 #[allow(clippy::too_many_arguments)]
 unsafe fn gemm_block(
+    cpu: Avx2Fma,
     pc: usize,
     kc: usize,
     ldc: usize,
@@ -315,7 +340,7 @@ unsafe fn gemm_block(
             let mc = MC.min(m1 - ic);
             let mc_pad = mc.div_ceil(MR) * MR;
             let apack = aligned(abuf, mc_pad * kc);
-            pack_a(a, ic, mc, pc, kc, apack);
+            pack_a(cpu, a, ic, mc, pc, kc, apack);
             // Along C's rows, not down its columns: consecutive tiles then sit 64 bytes apart.
             // Down a column, every tile's rows are a multiple of ldc×4 bytes apart, which for
             // power-of-two n lands all of them in the same two L1 sets, evicting the B sliver
@@ -327,7 +352,7 @@ unsafe fn gemm_block(
                 for jr in (n0..n1).step_by(NR) {
                     let nr = NR.min(n1 - jr);
                     let bp = bblock[jr * kc..(jr + NR) * kc].as_ptr();
-                    // SAFETY: forwarded from the caller (CPU features, C bounds).
+                    // SAFETY: C bounds forwarded from the caller; `cpu` proves AVX2+FMA.
                     unsafe {
                         let cp = c.add((ic + ir) * ldc + jr);
                         tile(kc, ap, bp, cp, ldc, mr, nr, pc > 0)
@@ -348,7 +373,8 @@ const PANELS_PER_PACK: usize = 8;
 /// another page; packing took 5.5 % of a 1024² product on 2 threads, four at a time 3.5-4 %).
 /// More panels at once (8, or whole rows) was slower again: the stores, a panel (kc×64 bytes)
 /// apart, alias in L1.
-fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]) {
+fn pack_b(cpu: Avx2Fma, b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]) {
+    let _ = cpu; // the token is the precondition of the AVX2 copies below
     let panels = dst.len() / (NR * kc);
     let mut panel = 0;
     while panel < panels {
@@ -365,7 +391,7 @@ fn pack_b(b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]
             assert!(last <= b.data.len(), "B view checked by check_view");
             let (src, out) = (b.data.as_ptr().wrapping_add(first), out.as_mut_ptr());
             // SAFETY: rows pc..pc+kc, columns j0..j0+g·NR of B lie in b.data (asserted above);
-            // `out` holds g panels of kc×NR floats; AVX2 present (`matmul` checks `available()`).
+            // `out` holds g panels of kc×NR floats; AVX2 present (`cpu`).
             unsafe {
                 if g == PACK_B_GROUP {
                     pack_b_panels::<PACK_B_GROUP>(src, b.rs, kc, out)
@@ -421,7 +447,8 @@ unsafe fn pack_b_panels<const G: usize>(src: *const f32, rs: usize, kc: usize, d
 
 /// Packs A[ic..ic+mc, pc..pc+kc] as MR-tall micro-panels, each kc columns of MR floats,
 /// zero-padded at the bottom.
-fn pack_a(a: &MatRef, ic: usize, mc: usize, pc: usize, kc: usize, out: &mut [f32]) {
+fn pack_a(cpu: Avx2Fma, a: &MatRef, ic: usize, mc: usize, pc: usize, kc: usize, out: &mut [f32]) {
+    let _ = cpu; // the token is the precondition of the AVX2 transpose below
     for (panel, ir) in (0..mc).step_by(MR).enumerate() {
         let mr = MR.min(mc - ir);
         let dst = &mut out[panel * MR * kc..(panel + 1) * MR * kc];
@@ -435,7 +462,7 @@ fn pack_a(a: &MatRef, ic: usize, mc: usize, pc: usize, kc: usize, out: &mut [f32
                 let base = (ic + ir + i) * a.rs + pc;
                 &a.data[base..base + kc]
             });
-            // SAFETY: each row slice holds kc floats, `dst` kc×MR; AVX2 checked by `matmul`.
+            // SAFETY: each row slice holds kc floats, `dst` kc×MR; AVX2 present (`cpu`).
             unsafe { pack_a_panel(rows.map(|r| r.as_ptr()), kc, dst.as_mut_ptr()) };
             continue;
         }
@@ -550,7 +577,7 @@ unsafe fn tile(
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (kc, a, b, c, ldc, mr, nr, accumulate);
-        unreachable!("sgemm::available() is false off x86-64");
+        unreachable!("no Avx2Fma token can exist off x86-64");
     }
 }
 
@@ -630,6 +657,8 @@ unsafe fn kernel_6x16(
 pub struct Sgemm {
     /// Threads to use (normally `candle_core::utils::get_num_threads()`).
     pub threads: usize,
+    /// This CPU's AVX2+FMA, proven.
+    pub cpu: Avx2Fma,
 }
 
 impl CustomOp2 for Sgemm {
@@ -667,7 +696,7 @@ impl CustomOp2 for Sgemm {
             rs: l2.stride()[0],
             cs: l2.stride()[1],
         };
-        let c = matmul(m, k, n, a, b, self.threads)
+        let c = matmul(self.cpu, m, k, n, a, b, self.threads)
             .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
         Ok((CpuStorage::F32(c), Shape::from((m, n))))
     }

@@ -24,7 +24,30 @@ fn values(len: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
-fn check(m: usize, k: usize, n: usize, transpose_a: bool, transpose_b: bool, threads: usize) {
+/// The kernel's token, or `None` after saying the test is skipped. A skip is never silent, and
+/// where `GPULAB_REQUIRE_AVX2` is set (`.ci/run` sets it: CI's machines have AVX2) it is a
+/// failure, so a green CI run means the kernel was tested.
+fn cpu() -> Option<Avx2Fma> {
+    let cpu = Avx2Fma::detect();
+    if cpu.is_none() {
+        assert!(
+            std::env::var_os("GPULAB_REQUIRE_AVX2").is_none(),
+            "GPULAB_REQUIRE_AVX2 is set but this CPU lacks AVX2/FMA: the kernel tests cannot run"
+        );
+        eprintln!("skipped: no AVX2/FMA on this CPU (the sgemm kernel is not tested here)");
+    }
+    cpu
+}
+
+fn check(
+    cpu: Avx2Fma,
+    m: usize,
+    k: usize,
+    n: usize,
+    transpose_a: bool,
+    transpose_b: bool,
+    threads: usize,
+) {
     let (ad, bd) = (values(m * k, 1), values(k * n, 2));
     // A rows×cols view of row-major data, or of its transpose's (column-major) storage.
     let view = |data, rows, cols, transposed: bool| {
@@ -33,7 +56,7 @@ fn check(m: usize, k: usize, n: usize, transpose_a: bool, transpose_b: bool, thr
     };
     let a = view(&ad, m, k, transpose_a);
     let b = view(&bd, k, n, transpose_b);
-    let got = matmul(m, k, n, a, b, threads).unwrap();
+    let got = matmul(cpu, m, k, n, a, b, threads).unwrap();
     let want = reference(m, k, n, &a, &b);
     assert_eq!(got.len(), m * n);
     for (idx, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -47,10 +70,7 @@ fn check(m: usize, k: usize, n: usize, transpose_a: bool, transpose_b: bool, thr
 
 #[test]
 fn matches_f64_reference_on_ragged_shapes() {
-    if !available() {
-        eprintln!("skipped: no AVX2/FMA on this CPU");
-        return;
-    }
+    let Some(cpu) = cpu() else { return };
     for &(m, k, n) in &[
         (1, 1, 1),
         (6, 16, 16),
@@ -62,47 +82,53 @@ fn matches_f64_reference_on_ragged_shapes() {
         (200, 600, 4100),
     ] {
         for threads in [1, 2, 3] {
-            check(m, k, n, false, false, threads);
+            check(cpu, m, k, n, false, false, threads);
         }
     }
-    check(37, 70, 29, true, false, 2);
-    check(37, 70, 29, false, true, 2);
-    check(37, 70, 29, true, true, 1);
+    check(cpu, 37, 70, 29, true, false, 2);
+    check(cpu, 37, 70, 29, false, true, 2);
+    check(cpu, 37, 70, 29, true, true, 1);
 }
 
 #[test]
 fn concurrent_calls_each_get_their_own_product() {
     // Several products at once: one gets the pool and the shared packed-B buffer, the others
     // fall back to scoped threads and a fresh buffer; block-by-block waits must not mix them.
-    if !available() {
-        return;
-    }
+    let Some(cpu) = cpu() else { return };
     std::thread::scope(|s| {
         for (i, threads) in [2, 3, 2, 1].into_iter().enumerate() {
-            s.spawn(move || check(40 + 7 * i, 800 + 50 * i, 90 + 16 * i, false, false, threads));
+            s.spawn(move || {
+                check(
+                    cpu,
+                    40 + 7 * i,
+                    800 + 50 * i,
+                    90 + 16 * i,
+                    false,
+                    false,
+                    threads,
+                )
+            });
         }
     });
 }
 
 #[test]
 fn empty_and_short_inputs() {
-    if !available() {
-        return;
-    }
+    let Some(cpu) = cpu() else { return };
     let a = [1.0f32; 6];
     let view = MatRef {
         data: &a,
         rs: 3,
         cs: 1,
     };
-    assert_eq!(matmul(2, 0, 3, view, view, 1).unwrap(), vec![0.0; 6]);
+    assert_eq!(matmul(cpu, 2, 0, 3, view, view, 1).unwrap(), vec![0.0; 6]);
     let b = MatRef {
         data: &a,
         rs: 2,
         cs: 1,
     };
-    assert!(matmul(0, 3, 2, view, b, 1).unwrap().is_empty());
-    let err = matmul(3, 3, 3, view, view, 1).unwrap_err();
+    assert!(matmul(cpu, 0, 3, 2, view, b, 1).unwrap().is_empty());
+    let err = matmul(cpu, 3, 3, 3, view, view, 1).unwrap_err();
     assert!(err.to_string().contains("holds only 6"), "{err}");
 }
 
@@ -129,10 +155,7 @@ fn split_covers_c_once_in_whole_tiles() {
 
 #[test]
 fn sizes_that_cannot_be_addressed_are_an_error_not_a_wild_write() {
-    if !available() {
-        eprintln!("skipped: no AVX2/FMA on this CPU");
-        return;
-    }
+    let Some(cpu) = cpu() else { return };
     // A stride-0 view of one value passes the view check for any size; m·n wrapped to a tiny C
     // before, and the kernel stored through address 0x4.
     let one = [1.0f32];
@@ -141,8 +164,72 @@ fn sizes_that_cannot_be_addressed_are_an_error_not_a_wild_write() {
         rs: 0,
         cs: 0,
     };
-    let err = matmul(1 << 60, 1, 16, view, view, 1).unwrap_err();
+    let err = matmul(cpu, 1 << 60, 1, 16, view, view, 1).unwrap_err();
     assert!(format!("{err:?}").contains("too large"), "{err:?}");
-    let err = matmul(1, usize::MAX / 2, 16, view, view, 1).unwrap_err();
+    let err = matmul(cpu, 1, usize::MAX / 2, 16, view, view, 1).unwrap_err();
     assert!(format!("{err:?}").contains("too large"), "{err:?}");
+}
+
+/// A view of `rows`×`cols` over fresh data: row-major, its transpose's storage, or row-major
+/// with padded rows (`pad` extra elements per row, the layout of a slice of a wider matrix).
+fn strided(
+    rows: usize,
+    cols: usize,
+    layout: u8,
+    pad: usize,
+    seed: u32,
+) -> (Vec<f32>, usize, usize) {
+    match layout % 3 {
+        0 => (values(rows * cols, seed), cols, 1),
+        1 => (values(rows * cols, seed), 1, rows.max(1)),
+        _ => (values(rows * (cols + pad), seed), cols + pad, 1),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 48,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+    /// The kernel against an f64 reference over random shapes (edges of every tile and block
+    /// size included), transposed and strided views, and thread counts up to more threads than
+    /// parts.
+    #[test]
+    fn kernel_matches_f64_reference(
+        m in 1usize..80,
+        k in 1usize..900,
+        n in 1usize..90,
+        la in 0u8..3,
+        lb in 0u8..3,
+        pad in 1usize..9,
+        threads in 1usize..9,
+    ) {
+        let Some(cpu) = cpu() else { return Ok(()) };
+        let (ad, ars, acs) = strided(m, k, la, pad, 11);
+        let (bd, brs, bcs) = strided(k, n, lb, pad, 12);
+        let a = MatRef { data: &ad, rs: ars, cs: acs };
+        let b = MatRef { data: &bd, rs: brs, cs: bcs };
+        let got = matmul(cpu, m, k, n, a, b, threads).unwrap();
+        let want = reference(m, k, n, &a, &b);
+        let tol = 1e-5 * (k as f64).sqrt().max(1.0);
+        for (idx, (g, w)) in got.iter().zip(&want).enumerate() {
+            proptest::prop_assert!((*g as f64 - w).abs() <= tol, "at {}: {} vs {}", idx, g, w);
+        }
+    }
+}
+
+#[test]
+fn a_poisoned_packed_b_lock_is_taken_back() {
+    let Some(cpu) = cpu() else { return };
+    // Poison the lock the way a panicking call would.
+    let _ = std::thread::spawn(|| {
+        let _guard = PACKED_B.lock().unwrap();
+        panic!("poison the packed-B lock on purpose");
+    })
+    .join();
+    check(cpu, 30, 500, 40, false, false, 2);
+    assert!(
+        !PACKED_B.is_poisoned(),
+        "the next call clears the poison and reuses the buffer"
+    );
 }
