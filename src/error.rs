@@ -9,8 +9,9 @@ pub enum Error {
     /// A tensor operation failed.
     #[error("candle: {0}")]
     Candle(#[from] candle_core::Error),
-    /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    /// A file could not be read or written. The message names the path, the OS's reason and
+    /// what to do; `source` stays the io::Error so callers can tell its kind.
+    #[error("{path}: {source}{}", io_hint(source))]
     Io {
         /// The file.
         path: PathBuf,
@@ -27,3 +28,18 @@ pub enum Error {
 
 /// Shorthand.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// What to do about an I/O failure, by its kind (empty where the OS's words say it all).
+fn io_hint(err: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind::*;
+    match err.kind() {
+        NotFound => " (check the path, or write the file first)",
+        PermissionDenied | ReadOnlyFilesystem => {
+            " (choose a folder you can write to, e.g. with --out, or fix its permissions)"
+        }
+        NotADirectory => " (a part of the path is a file, not a folder: choose another path)",
+        IsADirectory => " (that is a folder: name a file inside it)",
+        StorageFull => " (free some disk space or choose another disk)",
+        _ => "",
+    }
+}

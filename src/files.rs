@@ -65,6 +65,14 @@ impl Header {
     }
 }
 
+/// Reads a whole text file; the error names the path and what to do.
+pub fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Parses an embedded TOML catalogue; `file` names it in errors (toml's message carries the line
 /// and column).
 pub fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T> {
@@ -89,13 +97,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{} is a file, not a folder: choose another path for {}",
+            dir.display(),
+            path.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),
         source,
     })?;
-    let io = |source| Error::Io {
+    // tempfile's errors carry the temporary file's name, which means nothing to the user: keep
+    // the OS's reason and name the file they asked for.
+    let io = |source: std::io::Error| Error::Io {
         path: path.to_path_buf(),
-        source,
+        source: os_reason(source),
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
     // tempfile creates 0600; a report is an ordinary file others may read.
@@ -110,6 +127,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
+}
+
+/// Makes sure `dir` is a folder this process can write files into (creating it if needed), so a
+/// command can refuse before its work rather than fail after it.
+pub fn writable_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{} is a file, not a folder: choose a folder for the output",
+            dir.display()
+        )));
+    }
+    let io = |source: std::io::Error| Error::Io {
+        path: dir.to_path_buf(),
+        source: os_reason(source),
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    Ok(())
+}
+
+/// The OS's own error inside one of tempfile's (which wraps it with the temporary file's path).
+fn os_reason(err: std::io::Error) -> std::io::Error {
+    let code = err.raw_os_error().or_else(|| {
+        let inner = err.get_ref().and_then(|e| e.source())?;
+        inner.downcast_ref::<std::io::Error>()?.raw_os_error()
+    });
+    code.map(std::io::Error::from_raw_os_error).unwrap_or(err)
 }
 
 #[cfg(test)]

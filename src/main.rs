@@ -26,9 +26,25 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            // `{:#}` prints the whole context chain on one line; no backtrace noise.
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", one_sentence(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The context chain on one line, without repeating a cause whose words an outer message
+/// already carries (an I/O error's message includes its OS reason, which is also its source).
+fn one_sentence(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }

@@ -30,7 +30,12 @@ pub fn run_with_timeout(
     input: Option<&[u8]>,
     timeout: Duration,
 ) -> std::io::Result<Option<RunOutput>> {
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    // Its own process group, so a timeout can end it and everything it started (a hung
+    // nvidia-smi's helper, python's workers) in one signal.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .args(args)
         .stdin(if input.is_some() {
             Stdio::piped()
@@ -67,9 +72,67 @@ pub fn run_with_timeout(
             }))
         }
         None => {
-            let _ = child.kill();
+            kill_group(&mut child);
             let _ = child.wait();
             Ok(None)
         }
+    }
+}
+
+/// Ends a timed-out child and its process group (it leads one: `process_group(0)` above).
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{killpg, Signal};
+        use nix::unistd::Pid;
+        if let Ok(pid) = i32::try_from(child.id()) {
+            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// Alive means running or sleeping; a killed process whose parent is gone may linger as a
+    /// zombie (`Z`) where PID 1 does not reap, which is not alive.
+    fn alive(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|stat| {
+                let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+                !state.starts_with('Z') && !state.starts_with('X')
+            })
+            .unwrap_or(false)
+    }
+
+    #[test]
+    fn a_timeout_ends_the_child_and_what_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("grandchild.pid");
+        // A hung tool whose helper process would outlive it if only the tool were killed.
+        let script = format!("sleep 300 & echo $! > {}; wait", pid_file.display());
+        let out = run_with_timeout(
+            Path::new("/bin/sh"),
+            &["-c", &script],
+            None,
+            Duration::from_millis(500),
+        )
+        .unwrap();
+        assert!(out.is_none(), "the script must time out");
+        let pid: u32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let gone = (0..50).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !alive(pid)
+        });
+        assert!(
+            gone,
+            "the grandchild {pid} is still running after the timeout"
+        );
     }
 }

@@ -387,20 +387,21 @@ pub fn memory_panels(r: &EnvironmentReport) -> Vec<crate::plot::Panel> {
 
 /// Reads a report JSON, with a clear error for anything else.
 pub fn load(path: &std::path::Path) -> crate::Result<EnvironmentReport> {
-    let text = std::fs::read_to_string(path).map_err(|source| crate::Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let r: EnvironmentReport = serde_json::from_str(&text).map_err(|e| {
+    let text = crate::files::read_text(path)?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses a report JSON's text (`name` says where it came from, for the error).
+pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
+    let r: EnvironmentReport = serde_json::from_str(text).map_err(|e| {
         crate::Error::Invalid(format!(
-            "{}: not a gpulab report (write one with `gpulab report`): {e}",
-            path.display()
+            "{name}: not a gpulab report (write one with `gpulab report`): {e}"
         ))
     })?;
     r.header.expect(
         "gpulab.report",
         REPORT_SCHEMA_VERSION,
-        &path.display().to_string(),
+        name,
         "write a current one with `gpulab report`",
     )?;
     Ok(r)

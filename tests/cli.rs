@@ -705,6 +705,17 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a gpulab report"));
+    // The plots are part of the set: moving the .md and .json away does not free their names.
+    let svg_before = fs::read(dir.path().join("r-bench.svg")).unwrap();
+    fs::remove_file(dir.path().join("r.md")).unwrap();
+    fs::remove_file(dir.path().join("r.json")).unwrap();
+    run(&[])
+        .code(2)
+        .stderr(predicate::str::contains("r-bench.svg exists"));
+    assert_eq!(
+        fs::read(dir.path().join("r-bench.svg")).unwrap(),
+        svg_before
+    );
 }
 
 #[test]
@@ -840,4 +851,75 @@ fn impossible_sizes_reach_the_memory_guard_whole() {
             .success()
             .stdout(predicate::str::contains("skipped: needs"));
     }
+}
+
+#[test]
+fn report_refuses_an_unwritable_out_before_any_work() {
+    // A file where the folder should be: refused at once, not after the 6 s of measuring.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    fs::write(&file, "mine").unwrap();
+    let started = Instant::now();
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["report", "--quiet", "--out"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a file, not a folder"));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "refused only after {:?}",
+        started.elapsed()
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "mine");
+}
+
+#[test]
+fn an_io_error_is_one_sentence() {
+    // It printed "No such file or directory (os error 2): No such file or directory (os error 2)".
+    let out = Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["compare", "missing.json", "x.json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+    assert!(stderr.contains("missing.json"), "{stderr}");
+    assert!(stderr.contains("check the path"), "{stderr}");
+}
+
+#[test]
+fn two_exports_to_stdout_are_refused() {
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["bench", "--sizes", "64", "--json", "-", "--csv", "-"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("only one output can go to stdout"));
+    let dir = tempfile::tempdir().unwrap();
+    let same = dir.path().join("out.txt");
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["bench", "--sizes", "64", "--json"])
+        .arg(&same)
+        .arg("--markdown")
+        .arg(&same)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("named for two outputs"));
+}
+
+#[test]
+fn a_silently_failing_nvidia_smi_is_not_called_a_present_gpu() {
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .args(["check", "--nvidia-smi", "/bin/false"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("GPU present").not())
+        .stdout(predicate::str::contains("printed nothing"));
 }

@@ -102,7 +102,21 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 /// Output files of a command: refused up front if they exist (unless --force), then rewritten
 /// freely during the run.
 pub(super) fn claim_outputs(paths: &[&Option<PathBuf>], force: bool) -> anyhow::Result<()> {
-    for path in paths.iter().filter_map(|p| p.as_ref()) {
+    let given: Vec<&PathBuf> = paths.iter().filter_map(|p| p.as_ref()).collect();
+    // Two formats into one stream (or one file) would interleave into something no reader can
+    // parse: one output each.
+    for (i, path) in given.iter().enumerate() {
+        if given[..i].contains(path) {
+            if *path == Path::new("-") {
+                bail!("only one output can go to stdout ('-'): write the others to files");
+            }
+            bail!(
+                "{} is named for two outputs: give each its own file",
+                path.display()
+            );
+        }
+    }
+    for path in given {
         if path != Path::new("-") && path.exists() && !force {
             bail!(
                 "{} exists; pass --force to overwrite it, or choose another name",
@@ -391,8 +405,11 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     let json = args.out.join(format!("{base}.json"));
     let speed_svg = format!("{base}-bench.svg");
     let memory_svg = format!("{base}-memory.svg");
-    // Refuse before measuring anything, so a minute of work is never thrown away.
-    for p in [&md, &json] {
+    let (speed_path, memory_path) = (args.out.join(&speed_svg), args.out.join(&memory_svg));
+    // Refuse before measuring anything, so a minute of work is never thrown away: the folder
+    // must be writable, and no file of the set (plots included) is replaced without --force.
+    gpulab::files::writable_dir(&args.out)?;
+    for p in [&md, &json, &speed_path, &memory_path] {
         if p.exists() && !args.force {
             bail!(
                 "{} exists; pass --force to overwrite it, or --name for another name",
@@ -412,9 +429,9 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     });
     bar.finish_and_clear();
     let bench_panels = bench::export::plot_panels(&r.bench);
-    gpulab::plot::write_svg(&args.out.join(&speed_svg), &bench_panels, true)?;
+    gpulab::plot::write_svg(&speed_path, &bench_panels, args.force)?;
     let memory_panels = report::memory_panels(&r);
-    gpulab::plot::write_svg(&args.out.join(&memory_svg), &memory_panels, true)?;
+    gpulab::plot::write_svg(&memory_path, &memory_panels, args.force)?;
     let text = report::to_markdown(&r, lang, &[speed_svg, memory_svg]);
     write_atomic(
         &json,
@@ -423,7 +440,13 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     )?;
     write_atomic(&md, text.as_bytes(), args.force)?;
     say!("{text}");
-    eprintln!("\nwrote {} and {}", md.display(), json.display());
+    eprintln!(
+        "\nwrote {}, {}, {} and {}",
+        md.display(),
+        json.display(),
+        speed_path.display(),
+        memory_path.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

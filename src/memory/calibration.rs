@@ -251,10 +251,7 @@ impl Calibration {
 
     /// Reads and checks a calibration file.
     pub fn load(path: &Path) -> Result<Calibration> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::files::read_text(path)?;
         Calibration::parse(&text, &path.display().to_string())
     }
 

@@ -188,7 +188,13 @@ pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
         .map(|g| g.readiness)
         .max()
         .unwrap_or(match &driver.failure {
-            None | Some(SmiFailure::NotInstalled) | Some(SmiFailure::NoDevices) => Readiness::NoGpu,
+            // A failure that names no driver problem (`nvidia-smi` exiting with nothing known in
+            // its output, or not starting at all) proves no GPU either: with no device seen by
+            // either view, there is none to use, and the headline says what is unknown.
+            None
+            | Some(SmiFailure::NotInstalled)
+            | Some(SmiFailure::NoDevices)
+            | Some(SmiFailure::Failed { .. }) => Readiness::NoGpu,
             Some(_) => Readiness::NotUsable,
         });
 
@@ -217,7 +223,13 @@ fn summarize(overall: Readiness, gpus: &[GpuVerdict], findings: &[Finding]) -> (
         Readiness::NoGpu => {
             let headline = findings
                 .first()
-                .map(|f| format!("No NVIDIA GPU to use: {}.", f.summary))
+                .map(|f| match f.cause {
+                    Cause::SmiFailed => format!(
+                        "No NVIDIA GPU found to use: {}; whether this machine has one is unknown.",
+                        f.summary
+                    ),
+                    _ => format!("No NVIDIA GPU to use: {}.", f.summary),
+                })
                 .unwrap_or_else(|| "No NVIDIA GPU on this machine.".to_string());
             (headline, first_fix)
         }

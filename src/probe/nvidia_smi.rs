@@ -185,10 +185,17 @@ impl SmiFailure {
             SmiFailure::PermissionDenied => "nvidia-smi was refused access to the GPU (insufficient permissions)".into(),
             SmiFailure::TimedOut { after_s } => format!("nvidia-smi did not answer within {after_s:.1} s"),
             SmiFailure::Unparseable { detail } => format!("nvidia-smi's output could not be read: {detail}"),
-            SmiFailure::Failed { exit_code, message } => match exit_code {
-                Some(code) => format!("nvidia-smi failed (exit {code}): {message}"),
-                None => format!("nvidia-smi failed: {message}"),
-            },
+            SmiFailure::Failed { exit_code, message } => {
+                let how = match exit_code {
+                    Some(code) => format!("nvidia-smi failed (exit {code})"),
+                    None => "nvidia-smi was stopped by a signal".to_string(),
+                };
+                if message == NO_OUTPUT {
+                    format!("{how} and printed nothing")
+                } else {
+                    format!("{how}: {message}")
+                }
+            }
         }
     }
 }
@@ -331,11 +338,14 @@ pub fn classify_failure(exit_code: Option<i32>, text: &str) -> SmiFailure {
             .lines()
             .map(str::trim)
             .find(|l| !l.is_empty())
-            .unwrap_or("(no output)")
+            .unwrap_or(NO_OUTPUT)
             .to_string();
         SmiFailure::Failed { exit_code, message }
     }
 }
+
+/// The message of a failure that printed nothing.
+const NO_OUTPUT: &str = "(no output)";
 
 /// The nvidia-smi man page's return codes, for a failure whose text says nothing known.
 fn failure_from_exit_code(code: i32) -> Option<SmiFailure> {

@@ -108,6 +108,20 @@ fn no_driver_on_a_cpu_build_is_friendly() {
 }
 
 #[test]
+fn an_nvidia_smi_that_fails_silently_proves_no_gpu() {
+    // `check --nvidia-smi /bin/false` said "GPU present but not usable": nothing showed a GPU.
+    let failed = SmiFailure::Failed {
+        exit_code: Some(1),
+        message: "(no output)".into(),
+    };
+    let d = diagnose(&driver_failed(failed), &cpu_build());
+    assert_eq!(d.overall, Readiness::NoGpu);
+    assert!(!d.headline.contains("present"), "{}", d.headline);
+    assert!(d.headline.contains("printed nothing"), "{}", d.headline);
+    assert!(d.headline.contains("unknown"), "{}", d.headline);
+}
+
+#[test]
 fn gpu_seen_by_driver_but_build_has_no_cuda() {
     let d = diagnose(
         &driver_ok("query-rtx5080-580.csv", "smi-p4-550.txt"),
