@@ -210,7 +210,7 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     write_bench_files(args, &report, true)?;
     let any_stdout = is_stdout(&args.json) || is_stdout(&args.csv) || is_stdout(&args.markdown);
     if !any_stdout {
-        say!("{}", bench::export::to_text(&report, args.naive));
+        sayln!("{}", bench::export::to_text(&report, args.naive).trim_end());
     }
     let failed = report
         .results

@@ -187,8 +187,10 @@ fn strided(
 }
 
 proptest::proptest! {
+    // 48 cases in `cargo test`; PROPTEST_CASES raises it for a long run (README).
     #![proptest_config(proptest::prelude::ProptestConfig {
-        cases: 48,
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48),
+        failure_persistence: None,
         ..proptest::prelude::ProptestConfig::default()
     })]
     /// The kernel against an f64 reference over random shapes (edges of every tile and block
