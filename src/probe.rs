@@ -15,3 +15,4 @@ pub mod diagnose;
 pub mod framework;
 pub mod host;
 pub mod nvidia_smi;
+pub mod platform;

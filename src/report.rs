@@ -74,7 +74,8 @@ pub struct Fields {
     pub gpu_memory: Option<String>,
     /// Running on Colab?
     pub colab: bool,
-    /// Running on a cloud GPU (a GPU in a container that is not Colab)?
+    /// Running on a rented cloud GPU (the platform detected from DMI and the environment, with
+    /// a GPU nvidia-smi sees)?
     pub cloud_gpu: bool,
     /// Benchmark size used for the template's three numbers.
     pub bench_size: Option<String>,
@@ -239,8 +240,9 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
         nvidia_smi,
         framework_cuda,
         gpu_memory,
-        colab: env.colab,
-        cloud_gpu: !env.colab && env.container.is_some() && !check.driver.gpus.is_empty(),
+        colab: env.colab
+            || check.host.platform.provider == Some(crate::probe::platform::Provider::Colab),
+        cloud_gpu: check.host.platform.is_cloud() && !check.driver.gpus.is_empty(),
         bench_size,
         cpu_time_s,
         gpu_time_s,
@@ -439,6 +441,54 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         )))
         .unwrap()
+    }
+
+    #[test]
+    fn a_detected_cloud_gpu_shows_provider_price_and_the_stop_reminder() {
+        use crate::probe::platform::{classify, Signs};
+        // The recorded CPU report, moved onto a recorded AWS g5 (data/fixtures/platform) with
+        // the A10G its nvidia-smi would list, up two hours.
+        let mut r = fixture("cpu-2threads.json");
+        let text = std::fs::read_to_string(format!(
+            "{}/data/fixtures/platform/aws-g5-nitro.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let table: toml::Table = toml::from_str(&text).unwrap();
+        let dmi = table["dmi"]
+            .as_table()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+            .collect();
+        let platform = classify(&Signs {
+            dmi,
+            ..Signs::default()
+        });
+        r.check.session = crate::plan::session::describe(
+            &platform,
+            Some(7200.0),
+            &["NVIDIA A10G".to_string()],
+            &crate::plan::gpus::Catalog::shipped(),
+        );
+        r.check.host.platform = platform;
+        for (lang, reminder) in [
+            (Lang::En, "Stop it when done"),
+            (Lang::Ko, "다 쓰면 꼭 멈추세요"),
+        ] {
+            let md = to_markdown(&r, lang, &[]);
+            assert!(md.contains("AWS g5.xlarge"), "{md}");
+            assert!(md.contains("1× A10G $1.00–1.30/h"), "{md}");
+            assert!(md.contains("$2.00–2.60"), "two hours so far: {md}");
+            assert!(md.contains(reminder), "{md}");
+            assert!(
+                md.contains("aws ec2 stop-instances --instance-ids i-0abc1234def567890"),
+                "{md}"
+            );
+        }
+        // Nothing detected is said plainly.
+        let plain = to_markdown(&fixture("cpu-2threads.json"), Lang::En, &[]);
+        assert!(plain.contains("no cloud or Colab detected"), "{plain}");
     }
 
     #[test]

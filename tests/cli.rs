@@ -923,3 +923,55 @@ fn a_silently_failing_nvidia_smi_is_not_called_a_present_gpu() {
         .stdout(predicate::str::contains("GPU present").not())
         .stdout(predicate::str::contains("printed nothing"));
 }
+
+#[test]
+fn a_marketplace_gpu_shows_its_price_time_and_stop_command() {
+    // A RunPod pod (its documented variables) with an RTX 3090 (a recorded nvidia-smi answer).
+    let fake = FakeSmi::new()
+        .with("query.out", "query-rtx3090-591.csv")
+        .with("banner.out", "smi-p4-550.txt");
+    let json = {
+        let out = fake
+            .gpulab()
+            .env("RUNPOD_POD_ID", "pod42xyz")
+            .args(["check", "--json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(json["host"]["platform"]["provider"], "run-pod");
+    assert_eq!(json["session"]["kind"], "cloud");
+    assert_eq!(json["session"]["gpus"][0], "1× RTX-3090");
+    assert!(json["session"]["usd_per_hour"][1].as_f64().unwrap() > 0.0);
+    fake.gpulab()
+        .env("RUNPOD_POD_ID", "pod42xyz")
+        .arg("check")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("RunPod (rented, billed until stopped"))
+        .stdout(predicate::str::contains("1× RTX-3090 $"))
+        .stdout(predicate::str::contains("runpodctl stop pod pod42xyz"));
+}
+
+#[test]
+fn colab_names_its_runtime_and_what_to_do_without_a_gpu() {
+    let t4 = FakeSmi::new()
+        .with("query.out", "query-t4-name-memory.csv")
+        .with("banner.out", "smi-v100-colab-418.txt");
+    t4.gpulab()
+        .env("COLAB_RELEASE_TAG", "release-colab_20241120-060125_RC00")
+        .arg("check")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Google Colab, T4 runtime (the free tier's GPU"))
+        .stdout(predicate::str::contains("at most 12 h"));
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .env("PATH", "/nonexistent")
+        .env("COLAB_GPU", "0")
+        .arg("check")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("CPU runtime"))
+        .stdout(predicate::str::contains("Runtime > Change runtime type > T4 GPU"));
+}

@@ -145,6 +145,13 @@ impl Target {
         ]
         .iter()
         .filter_map(|(id, name)| catalog.get(id).ok().map(|g| Target::from_catalog(g, name)))
+        .map(|mut t| {
+            // The catalogue's T4 price is a rented one; Colab's free tier costs nothing.
+            if t.name == "T4 (Colab free)" {
+                t.price = (0.0, 0.0);
+            }
+            t
+        })
         .collect()
     }
 }

@@ -50,6 +50,10 @@ pub struct CheckReport {
     pub framework: FrameworkView,
     /// The verdict.
     pub diagnosis: Diagnosis,
+    /// This session on a rented or lent machine: cost so far and how to stop it, or Colab's
+    /// runtime and limits.
+    #[serde(default = "own_session")]
+    pub session: crate::plan::session::Session,
     /// Wall time of the whole check, seconds.
     pub elapsed_s: f64,
 }
@@ -61,14 +65,26 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
     let driver = query(&options.smi_program, options.smi_timeout);
     let framework = probe();
     let diagnosis = diagnose(&driver, &framework);
+    let names: Vec<String> = driver.gpus.iter().map(|g| g.name.clone()).collect();
+    let session = crate::plan::session::describe(
+        &host.platform,
+        host.uptime_s,
+        &names,
+        &crate::plan::gpus::Catalog::shipped(),
+    );
     CheckReport {
         header: crate::files::Header::new("gpulab.check", CHECK_SCHEMA_VERSION),
         host,
         driver,
         framework,
         diagnosis,
+        session,
         elapsed_s: started.elapsed().as_secs_f64(),
     }
+}
+
+fn own_session() -> crate::plan::session::Session {
+    crate::plan::session::Session::Own
 }
 
 fn or_unknown<T: std::fmt::Display>(value: &Option<T>) -> String {
@@ -117,6 +133,10 @@ pub fn render_text(report: &CheckReport) -> String {
         "           RAM {} total, {} available",
         h.ram_total, h.ram_available
     );
+    let place = crate::plan::session::lines(&h.platform, &report.session, crate::report::Lang::En);
+    for (i, line) in place.iter().enumerate() {
+        let _ = writeln!(out, "{}{line}", if i == 0 { "Place      " } else { "           " });
+    }
 
     let d = &report.driver;
     match &d.failure {

@@ -1,5 +1,5 @@
-//! The host's facts: OS, CPU model, cores, SIMD level, RAM, and where we run (Colab, a
-//! container, WSL). Cheap to read: `gpulab check` must answer in well under half a second.
+//! The host's facts: OS, CPU model, cores, SIMD level, RAM, and where we run (a container, and
+//! the platform from `platform.rs`: Colab, a cloud, WSL, a laptop …). Cheap to read: `gpulab check` must answer in well under half a second.
 
 use serde::{Deserialize, Serialize};
 use sysinfo::{CpuRefreshKind, MemoryRefreshKind, RefreshKind, System};
@@ -27,6 +27,12 @@ pub struct HostInfo {
     pub ram_available: Bytes,
     /// Where we run: Colab, container, WSL, or nothing special.
     pub environment: Environment,
+    /// The platform (cloud provider, notebook service, laptop…) and the sign that told.
+    #[serde(default = "crate::probe::platform::Platform::unknown")]
+    pub platform: crate::probe::platform::Platform,
+    /// Seconds this machine (in a container: the container) has been up.
+    #[serde(default)]
+    pub uptime_s: Option<f64>,
 }
 
 /// Special environments worth knowing about, detected from cheap signs.
@@ -58,6 +64,7 @@ pub fn detect() -> HostInfo {
         (Some(name), None) => name,
         _ => std::env::consts::OS.to_string(),
     };
+    let environment = detect_environment();
     HostInfo {
         os,
         arch: std::env::consts::ARCH.to_string(),
@@ -69,7 +76,11 @@ pub fn detect() -> HostInfo {
         simd: simd_level().to_string(),
         ram_total: Bytes(system.total_memory()),
         ram_available: Bytes(system.available_memory()),
-        environment: detect_environment(),
+        uptime_s: crate::probe::platform::uptime_s(environment.container.is_some()),
+        platform: crate::probe::platform::classify(&crate::probe::platform::Signs::read(
+            environment.container.clone(),
+        )),
+        environment,
     }
 }
 
@@ -111,9 +122,9 @@ pub fn simd_level() -> &'static str {
 }
 
 fn detect_environment() -> Environment {
-    let colab = std::env::var_os("COLAB_RELEASE_TAG").is_some()
-        || std::env::var_os("COLAB_GPU").is_some()
-        || std::env::var_os("COLAB_BACKEND_VERSION").is_some();
+    let colab = ["COLAB_RELEASE_TAG", "COLAB_GPU", "COLAB_BACKEND_VERSION"]
+        .into_iter()
+        .any(|k| std::env::var_os(k).is_some());
     let container = if std::path::Path::new("/.dockerenv").exists() {
         Some("docker".to_string())
     } else if std::path::Path::new("/run/.containerenv").exists() {

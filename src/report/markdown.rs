@@ -179,6 +179,10 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     let _ = writeln!(out, "- {}: {}", w.memory, empty(f.gpu_memory.clone()));
     let _ = writeln!(out, "- {}: {}", w.colab, yn(f.colab));
     let _ = writeln!(out, "- {}: {}", w.cloud, yn(f.cloud_gpu));
+    // Where this runs, what it costs and how to stop it (or Colab's limits), from the check.
+    for line in crate::plan::session::lines(&r.check.host.platform, &r.check.session, lang) {
+        let _ = writeln!(out, "  - {line}");
+    }
     let _ = writeln!(out, "\n## {}\n", w.bench);
     if let Some(size) = &f.bench_size {
         let _ = writeln!(out, "- {}: {size}³ f32 (median)", w.size);
