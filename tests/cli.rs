@@ -948,7 +948,9 @@ fn a_marketplace_gpu_shows_its_price_time_and_stop_command() {
         .arg("check")
         .assert()
         .success()
-        .stdout(predicate::str::contains("RunPod (rented, billed until stopped"))
+        .stdout(predicate::str::contains(
+            "RunPod (rented, billed until stopped",
+        ))
         .stdout(predicate::str::contains("1× RTX-3090 $"))
         .stdout(predicate::str::contains("runpodctl stop pod pod42xyz"));
 }
@@ -963,7 +965,9 @@ fn colab_names_its_runtime_and_what_to_do_without_a_gpu() {
         .arg("check")
         .assert()
         .success()
-        .stdout(predicate::str::contains("Google Colab, T4 runtime (the free tier's GPU"))
+        .stdout(predicate::str::contains(
+            "Google Colab, T4 runtime (the free tier's GPU",
+        ))
         .stdout(predicate::str::contains("at most 12 h"));
     Command::cargo_bin("gpulab")
         .unwrap()
@@ -973,5 +977,7 @@ fn colab_names_its_runtime_and_what_to_do_without_a_gpu() {
         .assert()
         .success()
         .stdout(predicate::str::contains("CPU runtime"))
-        .stdout(predicate::str::contains("Runtime > Change runtime type > T4 GPU"));
+        .stdout(predicate::str::contains(
+            "Runtime > Change runtime type > T4 GPU",
+        ));
 }

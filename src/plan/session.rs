@@ -107,7 +107,10 @@ pub fn describe(
                 .zip(hours_up)
                 .map(|((lo, hi), h)| (lo * h, hi * h));
             Session::Cloud(CloudCost {
-                gpus: counts.iter().map(|(id, n, _)| format!("{n}× {id}")).collect(),
+                gpus: counts
+                    .iter()
+                    .map(|(id, n, _)| format!("{n}× {id}"))
+                    .collect(),
                 unpriced,
                 usd_per_hour,
                 hours_up,
@@ -133,8 +136,14 @@ pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) 
                 _ => "?".into(),
             };
             let mut first = match lang {
-                En => format!("{what} (rented, billed until stopped; {})", platform.evidence),
-                Ko => format!("{what} (임대한 머신, 멈출 때까지 과금; {})", platform.evidence),
+                En => format!(
+                    "{what} (rented, billed until stopped; {})",
+                    platform.evidence
+                ),
+                Ko => format!(
+                    "{what} (임대한 머신, 멈출 때까지 과금; {})",
+                    platform.evidence
+                ),
             };
             if let Some(range) = c.usd_per_hour {
                 first += &format!(" · {} {}/h", c.gpus.join(" + "), usd_range(range));
@@ -155,7 +164,10 @@ pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) 
             if !c.unpriced.is_empty() {
                 out.push(match lang {
                     En => format!("no price in data/gpus.toml for: {}", c.unpriced.join(", ")),
-                    Ko => format!("data/gpus.toml에 가격이 없는 GPU: {}", c.unpriced.join(", ")),
+                    Ko => format!(
+                        "data/gpus.toml에 가격이 없는 GPU: {}",
+                        c.unpriced.join(", ")
+                    ),
                 });
             }
             if let Some(stop) = &c.stop {
@@ -205,16 +217,46 @@ pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) 
             });
         }
         Session::Own => out.push(match (platform.kind, lang) {
-            (PlaceKind::Notebook, En) => format!("{} notebook ({})", platform.provider.map_or("?", Provider::name), platform.evidence),
-            (PlaceKind::Notebook, Ko) => format!("{} 노트북 ({})", platform.provider.map_or("?", Provider::name), platform.evidence),
-            (PlaceKind::Wsl, En) => format!("WSL on a Windows PC ({}); no cloud or Colab", platform.evidence),
-            (PlaceKind::Wsl, Ko) => format!("Windows PC의 WSL ({}); 클라우드나 Colab 아님", platform.evidence),
-            (PlaceKind::Laptop, En) => format!("a laptop ({}); no cloud or Colab", platform.evidence),
-            (PlaceKind::Laptop, Ko) => format!("노트북 컴퓨터 ({}); 클라우드나 Colab 아님", platform.evidence),
-            (PlaceKind::OwnMachine, En) => format!("a machine of its own ({}); no cloud or Colab", platform.evidence),
-            (PlaceKind::OwnMachine, Ko) => format!("직접 가진 머신 ({}); 클라우드나 Colab 아님", platform.evidence),
-            (PlaceKind::VirtualMachine, En) => format!("a virtual machine that names no cloud ({})", platform.evidence),
-            (PlaceKind::VirtualMachine, Ko) => format!("클라우드를 밝히지 않는 가상 머신 ({})", platform.evidence),
+            (PlaceKind::Notebook, En) => format!(
+                "{} notebook ({})",
+                platform.provider.map_or("?", Provider::name),
+                platform.evidence
+            ),
+            (PlaceKind::Notebook, Ko) => format!(
+                "{} 노트북 ({})",
+                platform.provider.map_or("?", Provider::name),
+                platform.evidence
+            ),
+            (PlaceKind::Wsl, En) => format!(
+                "WSL on a Windows PC ({}); no cloud or Colab",
+                platform.evidence
+            ),
+            (PlaceKind::Wsl, Ko) => format!(
+                "Windows PC의 WSL ({}); 클라우드나 Colab 아님",
+                platform.evidence
+            ),
+            (PlaceKind::Laptop, En) => {
+                format!("a laptop ({}); no cloud or Colab", platform.evidence)
+            }
+            (PlaceKind::Laptop, Ko) => format!(
+                "노트북 컴퓨터 ({}); 클라우드나 Colab 아님",
+                platform.evidence
+            ),
+            (PlaceKind::OwnMachine, En) => format!(
+                "a machine of its own ({}); no cloud or Colab",
+                platform.evidence
+            ),
+            (PlaceKind::OwnMachine, Ko) => format!(
+                "직접 가진 머신 ({}); 클라우드나 Colab 아님",
+                platform.evidence
+            ),
+            (PlaceKind::VirtualMachine, En) => format!(
+                "a virtual machine that names no cloud ({})",
+                platform.evidence
+            ),
+            (PlaceKind::VirtualMachine, Ko) => {
+                format!("클라우드를 밝히지 않는 가상 머신 ({})", platform.evidence)
+            }
             (_, En) => format!("no cloud or Colab detected ({})", platform.evidence),
             (_, Ko) => format!("클라우드나 Colab이 감지되지 않음 ({})", platform.evidence),
         }),
@@ -285,9 +327,15 @@ mod tests {
             "{t4:?}"
         );
         let a100 = describe(&colab, None, &["NVIDIA A100-SXM4-40GB".into()], &catalog);
-        assert!(matches!(&a100, Session::Colab(r) if r.paid && r.max_session_h == 24.0), "{a100:?}");
+        assert!(
+            matches!(&a100, Session::Colab(r) if r.paid && r.max_session_h == 24.0),
+            "{a100:?}"
+        );
         let cpu = describe(&colab, None, &[], &catalog);
-        assert!(matches!(&cpu, Session::Colab(r) if r.gpu.is_none()), "{cpu:?}");
+        assert!(
+            matches!(&cpu, Session::Colab(r) if r.gpu.is_none()),
+            "{cpu:?}"
+        );
         let laptop = describe(&platform(PlaceKind::Laptop, None), None, &[], &catalog);
         assert_eq!(laptop, Session::Own);
     }

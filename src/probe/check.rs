@@ -135,7 +135,11 @@ pub fn render_text(report: &CheckReport) -> String {
     );
     let place = crate::plan::session::lines(&h.platform, &report.session, crate::report::Lang::En);
     for (i, line) in place.iter().enumerate() {
-        let _ = writeln!(out, "{}{line}", if i == 0 { "Place      " } else { "           " });
+        let _ = writeln!(
+            out,
+            "{}{line}",
+            if i == 0 { "Place      " } else { "           " }
+        );
     }
 
     let d = &report.driver;

@@ -60,7 +60,11 @@ pub const ENV_MARKERS: [&str; 9] = [
 impl Signs {
     /// Reads this machine's signs (cheap: a few small files and variables).
     pub fn read(container: Option<String>) -> Signs {
-        Signs::read_from(Path::new("/sys/class/dmi/id"), |k| std::env::var(k).ok(), container)
+        Signs::read_from(
+            Path::new("/sys/class/dmi/id"),
+            |k| std::env::var(k).ok(),
+            container,
+        )
     }
 
     /// Reads DMI from `dmi_dir` and variables through `var` (tests point both at fixtures).
@@ -212,18 +216,28 @@ impl Platform {
             Provider::Colab => {
                 "Runtime > Disconnect and delete runtime (런타임 > 런타임 연결 해제 및 삭제)".into()
             }
-            Provider::Kaggle => "Run > Stop session (the weekly GPU quota keeps counting otherwise)".into(),
-            Provider::Aws => format!("aws ec2 stop-instances --instance-ids {}", id("<instance-id>")),
+            Provider::Kaggle => {
+                "Run > Stop session (the weekly GPU quota keeps counting otherwise)".into()
+            }
+            Provider::Aws => format!(
+                "aws ec2 stop-instances --instance-ids {}",
+                id("<instance-id>")
+            ),
             Provider::Gcp => "gcloud compute instances stop <instance-name> --zone <zone>".into(),
             // `az vm stop` keeps the VM allocated and billed; only deallocate stops the meter.
             Provider::Azure => "az vm deallocate --resource-group <group> --name <vm-name>".into(),
-            Provider::Oracle => "oci compute instance action --action STOP --instance-id <ocid>".into(),
+            Provider::Oracle => {
+                "oci compute instance action --action STOP --instance-id <ocid>".into()
+            }
             Provider::Alibaba => "aliyun ecs StopInstance --InstanceId <instance-id>".into(),
             Provider::DigitalOcean => {
                 // A powered-off Droplet is still billed: destroy it (after saving a snapshot).
-                "doctl compute droplet delete <droplet-id> (a powered-off Droplet is still billed)".into()
+                "doctl compute droplet delete <droplet-id> (a powered-off Droplet is still billed)"
+                    .into()
             }
-            Provider::Hetzner => "hcloud server delete <server> (a stopped server is still billed)".into(),
+            Provider::Hetzner => {
+                "hcloud server delete <server> (a stopped server is still billed)".into()
+            }
             Provider::RunPod => format!("runpodctl stop pod {}", id("<pod-id>")),
             Provider::VastAi => format!("vastai stop instance {}", id("<instance-id>")),
         })
@@ -250,16 +264,28 @@ pub fn classify(s: &Signs) -> Platform {
         .into_iter()
         .find(|k| s.has_env(k))
     {
-        return found(PlaceKind::Notebook, Some(Provider::Colab), format!("{k} is set"));
+        return found(
+            PlaceKind::Notebook,
+            Some(Provider::Colab),
+            format!("{k} is set"),
+        );
     }
     if let Some(k) = ["KAGGLE_KERNEL_RUN_TYPE", "KAGGLE_URL_BASE"]
         .into_iter()
         .find(|k| s.has_env(k))
     {
-        return found(PlaceKind::Notebook, Some(Provider::Kaggle), format!("{k} is set"));
+        return found(
+            PlaceKind::Notebook,
+            Some(Provider::Kaggle),
+            format!("{k} is set"),
+        );
     }
     if s.has_env("RUNPOD_POD_ID") {
-        let mut p = found(PlaceKind::Cloud, Some(Provider::RunPod), "RUNPOD_POD_ID is set".into());
+        let mut p = found(
+            PlaceKind::Cloud,
+            Some(Provider::RunPod),
+            "RUNPOD_POD_ID is set".into(),
+        );
         p.instance_id = s.env.get("RUNPOD_POD_ID").cloned();
         return p;
     }
@@ -270,15 +296,11 @@ pub fn classify(s: &Signs) -> Platform {
             "VAST_CONTAINERLABEL is set".into(),
         );
         // "C.12345": the instance id is the number (CONTAINER_ID holds it too).
-        p.instance_id = s
-            .env
-            .get("CONTAINER_ID")
-            .cloned()
-            .or_else(|| {
-                s.env
-                    .get("VAST_CONTAINERLABEL")
-                    .map(|l| l.trim_start_matches("C.").to_string())
-            });
+        p.instance_id = s.env.get("CONTAINER_ID").cloned().or_else(|| {
+            s.env
+                .get("VAST_CONTAINERLABEL")
+                .map(|l| l.trim_start_matches("C.").to_string())
+        });
         return p;
     }
     let vendor = s.dmi("sys_vendor");
@@ -292,7 +314,10 @@ pub fn classify(s: &Signs) -> Platform {
         || s.dmi("product_version").to_lowercase().contains("amazon")
     {
         // Older Xen-based EC2 instances say "Xen" as vendor and "amazon" in the BIOS version.
-        cloud(Provider::Aws, dmi_says("bios_version", s.dmi("bios_version")))
+        cloud(
+            Provider::Aws,
+            dmi_says("bios_version", s.dmi("bios_version")),
+        )
     } else if product == "Google Compute Engine" || vendor == "Google" {
         cloud(Provider::Gcp, dmi_says("product_name", product))
     } else if asset == "7783-7084-3265-9085-8269-3286-77" {
@@ -332,10 +357,17 @@ pub fn classify(s: &Signs) -> Platform {
     if LAPTOP_CHASSIS.contains(&chassis) {
         return found(PlaceKind::Laptop, None, dmi_says("chassis_type", chassis));
     }
-    let hypervisor = ["QEMU", "VMware, Inc.", "innotek GmbH", "Xen", "Microsoft Corporation", "Parallels"]
-        .into_iter()
-        .find(|h| vendor.starts_with(h))
-        .or_else(|| (product == "KVM").then_some("KVM"));
+    let hypervisor = [
+        "QEMU",
+        "VMware, Inc.",
+        "innotek GmbH",
+        "Xen",
+        "Microsoft Corporation",
+        "Parallels",
+    ]
+    .into_iter()
+    .find(|h| vendor.starts_with(h))
+    .or_else(|| (product == "KVM").then_some("KVM"));
     if let Some(h) = hypervisor {
         return found(PlaceKind::VirtualMachine, None, dmi_says("sys_vendor", h));
     }
@@ -358,7 +390,9 @@ fn looks_like_ec2_type(name: &str) -> bool {
         return false;
     };
     !family.is_empty()
-        && family.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && family
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
         && family.starts_with(|c: char| c.is_ascii_lowercase())
         && !size.is_empty()
         && size.chars().all(|c| c.is_ascii_alphanumeric())

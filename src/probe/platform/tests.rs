@@ -50,7 +50,10 @@ fn every_recorded_machine_is_classified_as_expected() {
         .filter(|(_, f)| f.expect.kind == PlaceKind::Cloud)
         .filter_map(|(_, f)| f.expect.provider)
         .collect();
-    assert!(providers.len() >= 4, "at least four cloud providers recorded");
+    assert!(
+        providers.len() >= 4,
+        "at least four cloud providers recorded"
+    );
     for kind in [
         PlaceKind::Notebook,
         PlaceKind::Wsl,
@@ -131,7 +134,14 @@ fn ec2_types_are_told_from_other_product_names() {
     for good in ["g5.xlarge", "p4d.24xlarge", "c7g.metal", "g6e.2xlarge"] {
         assert!(looks_like_ec2_type(good), "{good}");
     }
-    for bad in ["", "HVM domU", "Standard PC (Q35)", ".xlarge", "g5.", "G5.XLARGE"] {
+    for bad in [
+        "",
+        "HVM domU",
+        "Standard PC (Q35)",
+        ".xlarge",
+        "g5.",
+        "G5.XLARGE",
+    ] {
         assert!(!looks_like_ec2_type(bad), "{bad}");
     }
 }
