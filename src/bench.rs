@@ -15,10 +15,15 @@
 //! 7. Correctness: sampled outputs against an f64 reference computed from the same (rounded)
 //!    inputs; a result off by more than the dtype's tolerance is an error, not a number.
 //! 8. Host↔device copies are timed separately (`h2d_gbs`, `d2h_gbs`), never inside the matmul time.
+//! 9. Memory bandwidth per device ([`bandwidth`]: copy, triad, host↔device pageable and pinned),
+//!    and with it a roofline: each matmul point against its device's compute and memory ceilings
+//!    ([`roofline`]).
 
+pub mod bandwidth;
 pub mod export;
 pub mod peak;
 mod point;
+pub mod roofline;
 pub mod sgemm;
 
 use std::time::Duration;
@@ -125,6 +130,8 @@ pub struct BenchConfig {
     pub measure_peak: bool,
     /// Which implementation multiplies f32 on the CPU (f16/bf16 always use Candle's).
     pub cpu_kernel: CpuKernel,
+    /// Also measure each device's memory bandwidth (about 1 s on a CPU).
+    pub bandwidth: bool,
 }
 
 impl Default for BenchConfig {
@@ -140,6 +147,7 @@ impl Default for BenchConfig {
             naive: false,
             measure_peak: true,
             cpu_kernel: crate::bench::sgemm::cpu_kernel_default(),
+            bandwidth: true,
         }
     }
 }
@@ -260,6 +268,9 @@ pub struct BenchReport {
     pub results: Vec<PointResult>,
     /// Speedups over the CPU.
     pub speedups: Vec<Speedup>,
+    /// Memory bandwidth per device (empty in files written before gpulab measured it).
+    #[serde(default)]
+    pub bandwidth: Vec<bandwidth::BandwidthResult>,
 }
 
 /// The points a config asks for, in order.
@@ -296,6 +307,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         cpu_peak: cpu_peak.clone(),
         results: Vec::new(),
         speedups: Vec::new(),
+        bandwidth: Vec::new(),
     };
     let mut opened: Vec<(DeviceSpec, std::result::Result<Device, String>)> = Vec::new();
     for (i, (spec, dtype, shape)) in plan(config).into_iter().enumerate() {
@@ -325,6 +337,25 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         report.results.push(result);
         report.speedups = speedups(&report.results);
         on_point(&report, i);
+    }
+    if config.bandwidth {
+        for (spec, dev) in &opened {
+            let budget = Duration::from_millis(300);
+            match (spec, dev) {
+                (DeviceSpec::Cpu, Ok(_)) => report
+                    .bandwidth
+                    .extend(bandwidth::measure_cpu(cpu_threads, budget)),
+                (DeviceSpec::Cuda(_), Ok(dev)) => {
+                    let datasheet = catalog
+                        .recognise(&device::name(dev))
+                        .map(|g| g.bandwidth_gbs);
+                    report
+                        .bandwidth
+                        .extend(bandwidth::measure_device(*spec, dev, datasheet, budget));
+                }
+                (_, Err(_)) => {}
+            }
+        }
     }
     report
 }

@@ -361,9 +361,13 @@ pub fn memory_panels(r: &EnvironmentReport) -> Vec<crate::plot::Panel> {
         x_label: "optimizer states per parameter (0 sgd, 2 adamw)".into(),
         y_label: "bytes / parameter".into(),
         log_x: false,
+        log_y: false,
+        x_ticks: Vec::new(),
         series: ["f32", "bf16"]
             .iter()
             .map(|dt| crate::plot::Series {
+                style: crate::plot::Style::LinePoints,
+                color: None,
                 label: format!("{dt} weights+grads+state"),
                 points: r
                     .measure

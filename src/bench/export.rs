@@ -170,7 +170,47 @@ pub fn to_markdown(report: &BenchReport) -> String {
         out.push_str("\n## Speedup over the CPU\n\n");
         out.push_str(&speedup_table(report).to_markdown());
     }
+    if !report.bandwidth.is_empty() {
+        out.push_str("\n## Memory bandwidth\n\n");
+        out.push_str(&bandwidth_table(report).to_markdown());
+    }
+    let roof = crate::bench::roofline::to_text(report);
+    if !roof.is_empty() {
+        let _ = write!(out, "\n## Roofline\n\n```\n{roof}```\n");
+    }
     out
+}
+
+/// Bandwidth figures: device, what moved, GB/s median and best, datasheet and fraction.
+pub fn bandwidth_table(report: &BenchReport) -> Table {
+    let mut t = Table::aligned(
+        &[
+            "device",
+            "transfer",
+            "MiB",
+            "GB/s",
+            "best GB/s",
+            "datasheet",
+            "of datasheet",
+            "note",
+        ],
+        "llrrrrrl",
+    );
+    for b in &report.bandwidth {
+        let f = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.1}"));
+        t.push(vec![
+            b.device.to_string(),
+            b.transfer.name().into(),
+            format!("{:.0}", b.bytes.0 as f64 / 1048576.0),
+            f(b.gbs),
+            f(b.gbs_best),
+            f(b.datasheet_gbs),
+            b.fraction_of_datasheet
+                .map_or("-".into(), |x| format!("{:.0}%", x * 100.0)),
+            b.reason.clone().unwrap_or_default(),
+        ]);
+    }
+    t
 }
 
 fn setup_line(report: &BenchReport) -> String {
@@ -202,6 +242,15 @@ pub fn to_text(report: &BenchReport, naive: bool) -> String {
     if !report.speedups.is_empty() {
         out.push('\n');
         out.push_str(&speedup_table(report).to_text());
+    }
+    if !report.bandwidth.is_empty() {
+        out.push_str("\nMemory bandwidth (median of repeated calls; copy counts read+write, triad 3 arrays):\n");
+        out.push_str(&bandwidth_table(report).to_text());
+    }
+    let roof = crate::bench::roofline::to_text(report);
+    if !roof.is_empty() {
+        out.push('\n');
+        out.push_str(&roof);
     }
     let outliers: usize = report
         .results
@@ -260,10 +309,7 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
         let point = (x, r.gflops.unwrap_or(0.0));
         match lines.iter_mut().find(|s| s.label == label) {
             Some(s) => s.points.push(point),
-            None => lines.push(Series {
-                label,
-                points: vec![point],
-            }),
+            None => lines.push(Series::sweep(label, vec![point])),
         }
     }
     let mut speed: Vec<Series> = Vec::new();
@@ -272,31 +318,42 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
         let x = (s.shape.m as f64 * s.shape.k as f64 * s.shape.n as f64).cbrt();
         match speed.iter_mut().find(|l| l.label == label) {
             Some(l) => l.points.push((x, s.ratio.median)),
-            None => speed.push(Series {
-                label,
-                points: vec![(x, s.ratio.median)],
-            }),
+            None => speed.push(Series::sweep(label, vec![(x, s.ratio.median)])),
         }
     }
     for series in lines.iter_mut().chain(speed.iter_mut()) {
         series.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    vec![
-        Panel {
-            title: "Matmul throughput (median)".into(),
-            x_label: "size n (cube root of m·k·n)".into(),
-            y_label: "GFLOP/s".into(),
-            log_x: true,
-            series: lines,
-        },
-        Panel {
+    // Label the sizes measured, nothing else.
+    let mut sizes: Vec<f64> = lines
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
+    let mut panels = vec![Panel {
+        title: "Matmul throughput (median)".into(),
+        x_label: "size n (cube root of m·k·n)".into(),
+        y_label: "GFLOP/s".into(),
+        log_x: true,
+        log_y: false,
+        x_ticks: sizes.clone(),
+        series: lines,
+    }];
+    // No GPU measured: no speedup panel (the text says why there is none), not an empty one.
+    if !speed.is_empty() {
+        panels.push(Panel {
             title: "Speedup over the CPU (same size and dtype)".into(),
             x_label: "size n".into(),
             y_label: "× faster than cpu".into(),
             log_x: true,
+            log_y: false,
+            x_ticks: sizes,
             series: speed,
-        },
-    ]
+        });
+    }
+    panels.extend(crate::bench::roofline::plot_panel(report));
+    panels
 }
 
 #[cfg(test)]
@@ -353,6 +410,7 @@ mod tests {
             cpu_kernel: Some(CpuKernel::GpulabAvx2),
             cpu_peak: None,
             results: vec![point("cpu", time)],
+            bandwidth: vec![],
             speedups: vec![Speedup {
                 device: crate::probe::device::DeviceSpec::Cuda(0),
                 dtype: candle_core::DType::F32,

@@ -285,14 +285,14 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
     for variable in ["batch", "seq_len"] {
         let mut series = Vec::new();
         for f in report.fits.iter().filter(|f| f.variable == variable) {
-            series.push(Series {
-                label: format!("{} activations (MiB)", f.family.name()),
-                points: f.points.iter().map(|p| (p.0, p.1 / 1048576.0)).collect(),
-            });
-            series.push(Series {
-                label: format!("{} step peak (MiB)", f.family.name()),
-                points: f.points.iter().map(|p| (p.0, p.2 / 1048576.0)).collect(),
-            });
+            series.push(Series::sweep(
+                format!("{} activations (MiB)", f.family.name()),
+                f.points.iter().map(|p| (p.0, p.1 / 1048576.0)).collect(),
+            ));
+            series.push(Series::sweep(
+                format!("{} step peak (MiB)", f.family.name()),
+                f.points.iter().map(|p| (p.0, p.2 / 1048576.0)).collect(),
+            ));
         }
         if !series.is_empty() {
             panels.push(Panel {
@@ -300,6 +300,8 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
                 x_label: variable.into(),
                 y_label: "MiB".into(),
                 log_x: false,
+                log_y: false,
+                x_ticks: Vec::new(),
                 series,
             });
         }

@@ -5,7 +5,9 @@
 //!
 //! What is read here: the device count and the driver's CUDA version (driver API), each device's
 //! name, UUID, PCI bus id, compute capability and free/total memory (through the `CudaContext`
-//! Candle opened), and the default memory pool's used-bytes counters for `measure`.
+//! Candle opened), the default memory pool's used-bytes counters for `measure`, and timed
+//! host↔device copies from pageable and pinned host memory for `bench` (Candle has no pinned
+//! host memory of its own).
 #![allow(unsafe_code)]
 
 use std::sync::Arc;
@@ -161,4 +163,51 @@ impl PoolMeter {
             Err(_) => Bytes(0),
         }
     }
+}
+
+/// Host↔device copies of `floats` f32 values, pageable and pinned, both directions, each timed
+/// call by call (synchronised) for about `budget`: (what, bytes per call, seconds per call).
+pub fn host_copies(
+    device: &Device,
+    floats: usize,
+    budget: std::time::Duration,
+) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
+    use crate::bench::bandwidth::{time_calls, Transfer};
+    let stream = device.as_cuda_device()?.cuda_stream();
+    let ctx = stream.context().clone();
+    let wrap = candle_core::Error::wrap;
+    let mut on_device = stream.alloc_zeros::<f32>(floats).map_err(wrap)?;
+    let mut pageable = vec![1f32; floats];
+    // SAFETY: the pinned buffer is filled below before any copy reads it. Flags 0: plain
+    // page-locked memory, as bandwidthTest allocates it (write-combined memory is slow for the
+    // CPU to read back).
+    let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<f32>(floats, 0) }.map_err(wrap)?;
+    pinned.as_mut_slice().map_err(wrap)?.fill(1.0);
+    let bytes = (floats * 4) as u64;
+    let mut out = Vec::new();
+    let h2d_pageable = time_calls(budget, 5, || {
+        stream
+            .memcpy_htod(&pageable, &mut on_device)
+            .map_err(wrap)?;
+        stream.synchronize().map_err(wrap)
+    })?;
+    out.push((Transfer::HostToDevicePageable, bytes, h2d_pageable));
+    let d2h_pageable = time_calls(budget, 5, || {
+        stream
+            .memcpy_dtoh(&on_device, &mut pageable)
+            .map_err(wrap)?;
+        stream.synchronize().map_err(wrap)
+    })?;
+    out.push((Transfer::DeviceToHostPageable, bytes, d2h_pageable));
+    let h2d_pinned = time_calls(budget, 5, || {
+        stream.memcpy_htod(&pinned, &mut on_device).map_err(wrap)?;
+        stream.synchronize().map_err(wrap)
+    })?;
+    out.push((Transfer::HostToDevicePinned, bytes, h2d_pinned));
+    let d2h_pinned = time_calls(budget, 5, || {
+        stream.memcpy_dtoh(&on_device, &mut pinned).map_err(wrap)?;
+        stream.synchronize().map_err(wrap)
+    })?;
+    out.push((Transfer::DeviceToHostPinned, bytes, d2h_pinned));
+    Ok(out)
 }

@@ -81,3 +81,14 @@ impl PoolMeter {
         match *self {}
     }
 }
+
+/// Always an error: host↔device copies need CUDA.
+pub fn host_copies(
+    _device: &Device,
+    _floats: usize,
+    _budget: std::time::Duration,
+) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
+    Err(Error::Invalid(
+        "this gpulab was built without CUDA: no host↔device copies to time".into(),
+    ))
+}

@@ -1,0 +1,291 @@
+//! The roofline (Williams, Waterman & Patterson 2009): a matmul point's attainable speed is the
+//! lower of the device's compute ceiling (its peak FLOP/s for the dtype) and its memory ceiling
+//! (arithmetic intensity × the measured bandwidth). Intensity is FLOPs per byte the product must
+//! at least move: 2·m·k·n over (m·k + k·n + m·n) elements × the dtype's bytes. Below the ridge
+//! point (peak ÷ bandwidth) a product is memory-bound and a faster ALU would not help; for a
+//! square n×n×n product of s-byte elements the intensity is 2n / 3s, so the ridge is at
+//! n = 1.5 · s · peak / bandwidth.
+
+use candle_core::DType;
+use serde::{Deserialize, Serialize};
+
+use crate::bench::{bandwidth, BenchReport, PointStatus};
+use crate::probe::device::DeviceSpec;
+
+/// One matmul point on its device's roofline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RooflineRow {
+    /// Device.
+    pub device: DeviceSpec,
+    /// dtype.
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
+    /// The product.
+    pub shape: crate::bench::MatmulShape,
+    /// FLOPs per byte moved at least.
+    pub intensity: f64,
+    /// Measured GFLOP/s (median).
+    pub gflops: f64,
+    /// Compute ceiling, GFLOP/s.
+    pub peak_gflops: f64,
+    /// Memory ceiling at this intensity, GFLOP/s (intensity × measured GB/s).
+    pub memory_gflops: f64,
+    /// min(peak, memory ceiling).
+    pub attainable_gflops: f64,
+    /// "memory" or "compute": which ceiling binds.
+    pub bound: String,
+    /// gflops / attainable.
+    pub fraction_of_roof: f64,
+}
+
+/// A device × dtype's two ceilings and its ridge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ceilings {
+    /// Device.
+    pub device: DeviceSpec,
+    /// dtype.
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
+    /// Compute ceiling, GFLOP/s, and where it comes from.
+    pub peak_gflops: f64,
+    /// Its source (measured FMA loop, or the datasheet).
+    pub peak_source: String,
+    /// Memory ceiling, GB/s (measured).
+    pub bandwidth_gbs: f64,
+    /// Ridge intensity, FLOP/byte.
+    pub ridge_intensity: f64,
+    /// The square size where a product stops being memory-bound.
+    pub ridge_n: f64,
+}
+
+/// FLOPs per byte a product must at least move.
+pub fn intensity(shape: &crate::bench::MatmulShape, dtype: DType) -> f64 {
+    let (m, k, n) = (shape.m as f64, shape.k as f64, shape.n as f64);
+    2.0 * m * k * n / ((m * k + k * n + m * n) * dtype.size_in_bytes() as f64)
+}
+
+/// The ceilings of every device × dtype that has a peak and a measured bandwidth.
+pub fn ceilings(report: &BenchReport) -> Vec<Ceilings> {
+    let mut out: Vec<Ceilings> = Vec::new();
+    for r in report
+        .results
+        .iter()
+        .filter(|r| r.status == PointStatus::Ok)
+    {
+        if out
+            .iter()
+            .any(|c| c.device == r.device && c.dtype == r.dtype)
+        {
+            continue;
+        }
+        let (Some(peak), Some(bw)) = (
+            r.peak.as_ref(),
+            bandwidth::ceiling_gbs(&report.bandwidth, r.device),
+        ) else {
+            continue;
+        };
+        let ridge = peak.gflops / bw;
+        out.push(Ceilings {
+            device: r.device,
+            dtype: r.dtype,
+            peak_gflops: peak.gflops,
+            peak_source: peak.source.clone(),
+            bandwidth_gbs: bw,
+            ridge_intensity: ridge,
+            ridge_n: 1.5 * r.dtype.size_in_bytes() as f64 * ridge,
+        });
+    }
+    out
+}
+
+/// Every measured point against its ceilings.
+pub fn rows(report: &BenchReport) -> Vec<RooflineRow> {
+    let ceilings = ceilings(report);
+    report
+        .results
+        .iter()
+        .filter(|r| r.status == PointStatus::Ok)
+        .filter_map(|r| {
+            let c = ceilings
+                .iter()
+                .find(|c| c.device == r.device && c.dtype == r.dtype)?;
+            let gflops = r.gflops?;
+            let i = intensity(&r.shape, r.dtype);
+            let memory = i * c.bandwidth_gbs;
+            let attainable = memory.min(c.peak_gflops);
+            Some(RooflineRow {
+                device: r.device,
+                dtype: r.dtype,
+                shape: r.shape,
+                intensity: i,
+                gflops,
+                peak_gflops: c.peak_gflops,
+                memory_gflops: memory,
+                attainable_gflops: attainable,
+                bound: if memory < c.peak_gflops {
+                    "memory".into()
+                } else {
+                    "compute".into()
+                },
+                fraction_of_roof: gflops / attainable,
+            })
+        })
+        .collect()
+}
+
+/// The roofline as a table: one row per point, and one line per device × dtype naming the ridge.
+pub fn to_text(report: &BenchReport) -> String {
+    use crate::table::{Align, Table};
+    let rows = rows(report);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out =
+        String::from("Roofline: each point against min(peak, intensity × measured bandwidth)\n");
+    for c in ceilings(report) {
+        out.push_str(&format!(
+            "  {} {}: peak {:.0} GFLOP/s ({}), memory {:.1} GB/s → ridge at {:.1} FLOP/byte: square products below n ≈ {:.0} are memory-bound\n",
+            c.device,
+            crate::dtype::name(c.dtype),
+            c.peak_gflops,
+            c.peak_source,
+            c.bandwidth_gbs,
+            c.ridge_intensity,
+            c.ridge_n
+        ));
+    }
+    let mut t = Table::new(
+        &[
+            "device",
+            "dtype",
+            "size",
+            "FLOP/byte",
+            "GFLOP/s",
+            "roof",
+            "bound",
+            "of roof",
+        ],
+        &[
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Left,
+            Align::Right,
+        ],
+    );
+    for r in &rows {
+        t.push(vec![
+            r.device.to_string(),
+            crate::dtype::name(r.dtype).into(),
+            r.shape.to_string(),
+            format!("{:.1}", r.intensity),
+            format!("{:.1}", r.gflops),
+            format!("{:.1}", r.attainable_gflops),
+            r.bound.clone(),
+            format!("{:.0}%", r.fraction_of_roof * 100.0),
+        ]);
+    }
+    out.push_str(&t.to_text());
+    out
+}
+
+/// The roofline plot: log-log, intensity against GFLOP/s; each device × dtype's roof as a line
+/// (flat at the peak, sloped at the bandwidth) and its measured points in the same colour.
+pub fn plot_panel(report: &BenchReport) -> Option<crate::plot::Panel> {
+    let rows = rows(report);
+    if rows.is_empty() {
+        return None;
+    }
+    let lo = rows.iter().map(|r| r.intensity).fold(f64::MAX, f64::min) / 4.0;
+    let hi = rows.iter().map(|r| r.intensity).fold(0f64, f64::max) * 4.0;
+    let mut series = Vec::new();
+    for (i, c) in ceilings(report).into_iter().enumerate() {
+        let label = format!("{} {}", c.device, crate::dtype::name(c.dtype));
+        let mut roof = vec![(lo, lo * c.bandwidth_gbs)];
+        if c.ridge_intensity > lo && c.ridge_intensity < hi {
+            roof.push((c.ridge_intensity, c.peak_gflops));
+        }
+        roof.push((hi, (hi * c.bandwidth_gbs).min(c.peak_gflops)));
+        series.push(crate::plot::Series {
+            label: format!(
+                "{label} roof ({:.0} GB/s, {:.0} GFLOP/s)",
+                c.bandwidth_gbs, c.peak_gflops
+            ),
+            points: roof,
+            style: crate::plot::Style::Line,
+            color: Some(i),
+        });
+        series.push(crate::plot::Series {
+            label: format!("{label} measured"),
+            points: rows
+                .iter()
+                .filter(|r| r.device == c.device && r.dtype == c.dtype)
+                .map(|r| (r.intensity, r.gflops))
+                .collect(),
+            style: crate::plot::Style::Points,
+            color: Some(i),
+        });
+    }
+    Some(crate::plot::Panel {
+        title: "Roofline: matmul speed against arithmetic intensity".into(),
+        x_label: "FLOPs per byte moved (log)".into(),
+        y_label: "GFLOP/s (log)".into(),
+        log_x: true,
+        log_y: true,
+        x_ticks: Vec::new(),
+        series,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::MatmulShape;
+
+    #[test]
+    fn square_intensity_and_ridge_follow_the_formulas() {
+        let i = intensity(&MatmulShape::square(1024), DType::F32);
+        assert!((i - 2.0 * 1024.0 / 12.0).abs() < 1e-9);
+        // A bf16 product of 8192 on an H200 (989 TFLOP/s, 4800 GB/s): ridge at 206 FLOP/byte,
+        // n ≈ 618 — everything in the default GPU sweep above 512 is compute-bound.
+        let ridge: f64 = 989_000.0 / 4800.0;
+        assert!((1.5 * 2.0 * ridge - 618.1).abs() < 0.5);
+    }
+
+    #[test]
+    fn recorded_points_sit_under_their_roof() {
+        // The bench of a report recorded on the project's CPU machine (peak measured), with a
+        // bandwidth figure of the size measured there beside it.
+        let path = format!(
+            "{}/data/fixtures/report/cpu-2threads.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut bench = crate::report::load(std::path::Path::new(&path)).unwrap().bench;
+        assert!(rows(&bench).is_empty(), "no bandwidth, no roofline");
+        bench.bandwidth.push(crate::bench::bandwidth::BandwidthResult {
+            device: DeviceSpec::Cpu,
+            transfer: crate::bench::bandwidth::Transfer::Triad,
+            bytes: crate::units::Bytes(3 << 27),
+            gbs: Some(25.0),
+            gbs_best: Some(30.0),
+            datasheet_gbs: None,
+            fraction_of_datasheet: None,
+            reason: None,
+        });
+        let rows = rows(&bench);
+        assert_eq!(rows.len(), 4);
+        for r in &rows {
+            assert!(r.attainable_gflops <= r.peak_gflops);
+            assert!(r.fraction_of_roof > 0.0 && r.fraction_of_roof <= 1.0, "{r:?}");
+            assert_eq!(r.bound, "compute", "f32 256-2048 on a CPU is past the ridge");
+        }
+        let c = &ceilings(&bench)[0];
+        assert!((c.ridge_intensity - c.peak_gflops / 25.0).abs() < 1e-9);
+        let text = to_text(&bench);
+        assert!(text.contains("memory-bound"), "{text}");
+        assert!(plot_panel(&bench).is_some());
+    }
+}
