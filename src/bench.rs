@@ -271,6 +271,9 @@ pub struct BenchReport {
     /// Memory bandwidth per device (empty in files written before gpulab measured it).
     #[serde(default)]
     pub bandwidth: Vec<bandwidth::BandwidthResult>,
+    /// What Candle's element-wise kernels reach on the CPU, GB/s (`bandwidth::measure_elementwise`).
+    #[serde(default)]
+    pub elementwise_gbs: Option<f64>,
 }
 
 /// The points a config asks for, in order.
@@ -308,6 +311,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         results: Vec::new(),
         speedups: Vec::new(),
         bandwidth: Vec::new(),
+        elementwise_gbs: None,
     };
     let mut opened: Vec<(DeviceSpec, std::result::Result<Device, String>)> = Vec::new();
     for (i, (spec, dtype, shape)) in plan(config).into_iter().enumerate() {
@@ -342,9 +346,12 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
         for (spec, dev) in &opened {
             let budget = Duration::from_millis(300);
             match (spec, dev) {
-                (DeviceSpec::Cpu, Ok(_)) => report
-                    .bandwidth
-                    .extend(bandwidth::measure_cpu(cpu_threads, budget)),
+                (DeviceSpec::Cpu, Ok(dev)) => {
+                    report
+                        .bandwidth
+                        .extend(bandwidth::measure_cpu(cpu_threads, budget));
+                    report.elementwise_gbs = bandwidth::measure_elementwise(dev, budget);
+                }
                 (DeviceSpec::Cuda(_), Ok(dev)) => {
                     let datasheet = catalog
                         .recognise(&device::name(dev))

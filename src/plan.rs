@@ -1,10 +1,11 @@
 //! Will it fit: memory estimates three ways ([`estimate`]), and for every course workload
 //! ([`lessons`]) on every target from the GPU catalogue ([`gpus`]) a memory, time and cost
 //! verdict ([`fit`]); and this session on a rented or lent machine, its cost and limits
-//! ([`session`]).
+//! ([`session`]); how long a step takes where ([`timing`]).
 
 pub mod estimate;
 pub mod fit;
 pub mod gpus;
 pub mod lessons;
 pub mod session;
+pub mod timing;

@@ -277,6 +277,27 @@ fn first_line(e: &dyn std::fmt::Display) -> String {
     e.to_string().lines().next().unwrap_or("").to_string()
 }
 
+/// What an element-wise kernel of the framework reaches on `dev`: Candle's `affine` (y = a·x + b:
+/// read 4 bytes, write 4) over 4 Mi floats, output allocated each call as a framework's
+/// activations are, GB/s (median). 16 MiB is the size of one activation tensor of the course's
+/// small models (e.g. 16 × 128 tokens × 4·128 wide); much larger tensors pay page faults on
+/// every fresh allocation on a CPU and read slower still.
+pub fn measure_elementwise(dev: &Device, budget: Duration) -> Option<f64> {
+    let n = 4usize << 20;
+    let x = Tensor::ones(n, DType::F32, dev).ok()?;
+    let times = time_calls(budget, 5, || {
+        let y = x.affine(1.5, 0.5)?;
+        dev.synchronize()?;
+        drop(y);
+        Ok(())
+    })
+    .ok()?;
+    let mut sorted = times;
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    (median > 0.0).then(|| (8 * n) as f64 / median / 1e9)
+}
+
 /// The memory ceiling of a device for the roofline: its best local bandwidth measured (copy or
 /// triad, the median), GB/s.
 pub fn ceiling_gbs(results: &[BandwidthResult], device: DeviceSpec) -> Option<f64> {

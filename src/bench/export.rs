@@ -411,6 +411,7 @@ mod tests {
             cpu_peak: None,
             results: vec![point("cpu", time)],
             bandwidth: vec![],
+            elementwise_gbs: None,
             speedups: vec![Speedup {
                 device: crate::probe::device::DeviceSpec::Cuda(0),
                 dtype: candle_core::DType::F32,

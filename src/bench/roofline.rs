@@ -263,24 +263,34 @@ mod tests {
             "{}/data/fixtures/report/cpu-2threads.json",
             env!("CARGO_MANIFEST_DIR")
         );
-        let mut bench = crate::report::load(std::path::Path::new(&path)).unwrap().bench;
+        let mut bench = crate::report::load(std::path::Path::new(&path))
+            .unwrap()
+            .bench;
         assert!(rows(&bench).is_empty(), "no bandwidth, no roofline");
-        bench.bandwidth.push(crate::bench::bandwidth::BandwidthResult {
-            device: DeviceSpec::Cpu,
-            transfer: crate::bench::bandwidth::Transfer::Triad,
-            bytes: crate::units::Bytes(3 << 27),
-            gbs: Some(25.0),
-            gbs_best: Some(30.0),
-            datasheet_gbs: None,
-            fraction_of_datasheet: None,
-            reason: None,
-        });
+        bench
+            .bandwidth
+            .push(crate::bench::bandwidth::BandwidthResult {
+                device: DeviceSpec::Cpu,
+                transfer: crate::bench::bandwidth::Transfer::Triad,
+                bytes: crate::units::Bytes(3 << 27),
+                gbs: Some(25.0),
+                gbs_best: Some(30.0),
+                datasheet_gbs: None,
+                fraction_of_datasheet: None,
+                reason: None,
+            });
         let rows = rows(&bench);
         assert_eq!(rows.len(), 4);
         for r in &rows {
             assert!(r.attainable_gflops <= r.peak_gflops);
-            assert!(r.fraction_of_roof > 0.0 && r.fraction_of_roof <= 1.0, "{r:?}");
-            assert_eq!(r.bound, "compute", "f32 256-2048 on a CPU is past the ridge");
+            assert!(
+                r.fraction_of_roof > 0.0 && r.fraction_of_roof <= 1.0,
+                "{r:?}"
+            );
+            assert_eq!(
+                r.bound, "compute",
+                "f32 256-2048 on a CPU is past the ridge"
+            );
         }
         let c = &ceilings(&bench)[0];
         assert!((c.ridge_intensity - c.peak_gflops / 25.0).abs() < 1e-9);

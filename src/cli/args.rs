@@ -105,6 +105,13 @@ pub struct FitArgs {
     /// Include the doc-only recipes (default: yes).
     #[arg(long)]
     pub no_recipes: bool,
+    /// Also judge on this GPU from data/gpus.toml (repeatable: --gpu RTX-3090 --gpu RTX-4090).
+    /// The machine's own GPUs are always targets.
+    #[arg(long, value_name = "NAME")]
+    pub gpu: Vec<String>,
+    /// Measure this CPU's rates again instead of reading data/runs/cpu-rates.json.
+    #[arg(long)]
+    pub remeasure: bool,
 }
 
 /// `gpulab estimate`.

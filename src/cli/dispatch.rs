@@ -360,7 +360,13 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         None => workloads.iter().collect(),
     };
     let driver = gpulab::probe::nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
-    let targets = fit::targets(fit::this_cpu(), &driver, &catalog);
+    let mut targets = fit::targets(fit::this_cpu(args.remeasure), &driver, &catalog);
+    for name in &args.gpu {
+        let spec = catalog.get(name)?;
+        if !targets.iter().any(|t| t.name == spec.id) {
+            targets.push(fit::Target::from_catalog(spec, &spec.id));
+        }
+    }
     let fit_report = fit::FitReport::judge_all(&selected, targets);
     if args.json {
         sayln!("{}", serde_json::to_string_pretty(&fit_report)?);

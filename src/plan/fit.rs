@@ -8,12 +8,12 @@
 //! lesson file's per-sample figure elsewhere, else a rough `batch · 16·√P` values), and on a GPU
 //! the CUDA context.
 //!
-//! Time: FLOPs / (throughput × efficiency). FLOPs: training 3× the forward (forward + backward
-//! at twice the forward), LoRA 2× (no weight gradients for the frozen base), forward-backward 3×,
-//! forward 1×; the forward is 2·P per token (transformers, Kaplan et al. 2020's 6·P·tokens for
-//! training) or the lesson file's per-sample figure (CNNs). Throughput: this CPU's measured
-//! matmul GFLOP/s, or the GPU's datasheet peak for the dtype; efficiency [`CPU_EFFICIENCY`] /
-//! [`GPU_EFFICIENCY`], stated, because small training loops reach a fraction of the matmul peak.
+//! Time: steps × (the larger of a step's compute and memory time + a per-step floor), in
+//! [`crate::plan::timing`]. FLOPs: training 3× the forward (forward + backward at twice the
+//! forward), LoRA 2× (no weight gradients for the frozen base), forward-backward 3×, forward 1×;
+//! the forward is 2·P per token (transformers, Kaplan et al. 2020's 6·P·tokens for training) or
+//! the lesson file's per-sample figure (CNNs). A run that fits but takes longer than a day on a
+//! CPU, or longer than Colab's 12-hour session on its free T4, is judged impractical there.
 //!
 //! One file on purpose (~670 lines): a verdict's memory, time, cost and recommendation are one
 //! judgement, read together.
@@ -25,14 +25,11 @@ use crate::plan::gpus::{Catalog, GpuSpec};
 use crate::plan::lessons::{RunMode, Workload};
 use crate::units::Bytes;
 
-/// Share of the CPU's measured matmul throughput a training loop reaches (framework overhead,
-/// small matrices, element-wise ops).
-pub const CPU_EFFICIENCY: f64 = 0.3;
-/// Share of the datasheet peak a training run reaches (the curriculum's own 10/05 estimator uses
-/// 40 % MFU).
-pub const GPU_EFFICIENCY: f64 = 0.4;
-/// Free GPU sessions (Colab) end after about 12 hours.
-pub const FREE_SESSION_HOURS: f64 = 12.0;
+/// Free GPU sessions (Colab) end after at most 12 hours (data/docs/platforms.md).
+pub const FREE_SESSION_HOURS: f64 = crate::plan::session::COLAB_FREE_SESSION_H;
+/// A run longer than this on a CPU is not a lesson one waits for: "✗ too slow" there, whatever
+/// the memory says.
+pub const CPU_PRACTICAL_HOURS: f64 = 24.0;
 /// Longer than this on a CPU, and a learner should use a GPU.
 pub const CPU_PATIENCE_HOURS: f64 = 0.5;
 
@@ -62,8 +59,9 @@ pub struct FitReport {
     pub verdicts: Vec<Verdict>,
 }
 
-/// Version of `fit --json`'s schema.
-pub const FIT_SCHEMA_VERSION: u32 = 1;
+/// Version of `fit --json`'s schema (2: targets carry their rates; cells say when a run is
+/// impractical).
+pub const FIT_SCHEMA_VERSION: u32 = 2;
 
 impl FitReport {
     /// Judges every workload on every target.
@@ -79,18 +77,25 @@ impl FitReport {
     /// The terminal text of `gpulab fit`: how it judges, the targets, the table, multi-GPU plans.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "Will each lesson fit? Memory by textbook formula; time = FLOPs / (throughput × efficiency: {:.0}% on the CPU, {:.0}% of a GPU's datasheet peak).\n",
-            CPU_EFFICIENCY * 100.0,
-            GPU_EFFICIENCY * 100.0
+            "Will each lesson fit? Memory by textbook formula; time = steps × (the larger of compute and memory time + a per-step floor: {:.1} ms on a CPU, {:.1} ms on a GPU). Impractical: over {CPU_PRACTICAL_HOURS:.0} h on a CPU, over Colab's {FREE_SESSION_HOURS:.0} h session on its free T4.\n",
+            crate::plan::timing::CPU_STEP_FLOOR_S * 1e3,
+            crate::plan::timing::GPU_STEP_FLOOR_S * 1e3,
         );
         for t in &self.targets {
             out.push_str(&format!(
                 "  {}: {} memory, {}\n",
-                t.name, t.memory, t.throughput_source
+                t.name, t.memory, t.rates.source
             ));
         }
         out.push('\n');
         out.push_str(&table(&self.verdicts).to_text());
+        if self
+            .verdicts
+            .iter()
+            .any(|v| v.cells.iter().any(|c| c.caveat.is_some()))
+        {
+            out.push_str("✓*: fits, but the lesson's code as written runs on the CPU (it hard-codes device=\"cpu\")\n");
+        }
         for v in self.verdicts.iter().filter(|v| v.multi_gpu.is_some()) {
             out.push_str(&format!(
                 "{}: {}\n",
@@ -109,16 +114,12 @@ pub struct Target {
     pub name: String,
     /// Memory available for the workload.
     pub memory: Bytes,
-    /// Throughput for f32 (GFLOP/s, before efficiency).
-    pub gflops_f32: f64,
-    /// Throughput for 16-bit (GFLOP/s, before efficiency).
-    pub gflops_half: f64,
     /// Is it a GPU (context memory, CUDA)?
     pub gpu: bool,
     /// Hourly price range (USD).
     pub price: (f64, f64),
-    /// Where the throughput comes from.
-    pub throughput_source: String,
+    /// How fast it is, and where that comes from.
+    pub rates: crate::plan::timing::Rates,
 }
 
 impl Target {
@@ -127,11 +128,9 @@ impl Target {
         Target {
             name: name.to_string(),
             memory: spec.memory(),
-            gflops_f32: spec.fp32_tflops * 1000.0,
-            gflops_half: spec.fp16_tflops.max(spec.bf16_tflops) * 1000.0,
             gpu: true,
             price: (spec.price_usd_hour_low, spec.price_usd_hour_high),
-            throughput_source: format!("datasheet ({})", spec.name),
+            rates: gpu_rates(spec),
         }
     }
 
@@ -156,45 +155,41 @@ impl Target {
     }
 }
 
-/// This CPU as a target: available RAM, and its matmul throughput measured now (a 512³ f32
-/// product through Candle, about 0.3 s).
-pub fn this_cpu() -> Target {
-    let config = crate::bench::BenchConfig {
-        sizes: Some(vec![crate::bench::MatmulShape::square(512)]),
-        budget: std::time::Duration::from_millis(200),
-        warmup: std::time::Duration::from_millis(50),
-        min_runs: 5,
-        measure_peak: false,
-        ..Default::default()
-    };
-    cpu_from_bench(&crate::bench::run(&config, |_, _| {}))
+/// A catalogue GPU's rates: datasheet peaks and bandwidth.
+fn gpu_rates(spec: &GpuSpec) -> crate::plan::timing::Rates {
+    crate::plan::timing::Rates::gpu(
+        spec.fp32_tflops,
+        spec.fp16_tflops.max(spec.bf16_tflops),
+        spec.bandwidth_gbs,
+        format!(
+            "datasheet ({}): {} TFLOP/s f32, {} TFLOP/s 16-bit at {:.0}% for large matrices, {} GB/s",
+            spec.name,
+            spec.fp32_tflops,
+            spec.fp16_tflops.max(spec.bf16_tflops),
+            crate::plan::timing::GPU_LARGE_MATMUL_FRACTION * 100.0,
+            spec.bandwidth_gbs
+        ),
+    )
 }
 
-/// This CPU as a target, its throughput taken from a bench already run: the f32 512³ point if
-/// there is one, else the best CPU f32 point (10 GFLOP/s if the bench measured none).
+/// This CPU as a target: available RAM, and its rates from the cache in data/runs (measured
+/// now when there is none for this CPU, or when `remeasure`).
+pub fn this_cpu(remeasure: bool) -> Target {
+    cpu_target(crate::plan::timing::this_cpu_rates(remeasure))
+}
+
+/// This CPU as a target, its rates taken from a bench already run.
 pub fn cpu_from_bench(report: &crate::bench::BenchReport) -> Target {
-    let cpu_f32 = || {
-        report.results.iter().filter(|r| {
-            r.device == crate::probe::device::DeviceSpec::Cpu && r.dtype == candle_core::DType::F32
-        })
-    };
-    let gflops = cpu_f32()
-        .find(|r| r.shape == crate::bench::MatmulShape::square(512))
-        .and_then(|r| r.gflops)
-        .or_else(|| cpu_f32().filter_map(|r| r.gflops).reduce(f64::max))
-        .unwrap_or(10.0);
-    let host = crate::probe::host::detect();
+    cpu_target(crate::plan::timing::cpu_rates_from_bench(report))
+}
+
+fn cpu_target(rates: crate::plan::timing::Rates) -> Target {
     Target {
         name: "this CPU".into(),
-        memory: host.ram_available,
-        gflops_f32: gflops,
-        gflops_half: gflops,
+        memory: crate::probe::host::available_ram(),
         gpu: false,
         price: (0.0, 0.0),
-        throughput_source: format!(
-            "measured: {gflops:.0} GFLOP/s f32 matmul on {}",
-            host.cpu_model
-        ),
+        rates,
     }
 }
 
@@ -209,15 +204,16 @@ pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catal
             Some(Target {
                 name: format!("local:{} {}", g.index, g.name),
                 memory,
-                gflops_f32: spec.map(|s| s.fp32_tflops * 1000.0).unwrap_or(5000.0),
-                gflops_half: spec
-                    .map(|s| s.fp16_tflops.max(s.bf16_tflops) * 1000.0)
-                    .unwrap_or(10000.0),
                 gpu: true,
                 price: (0.0, 0.0),
-                throughput_source: spec
-                    .map(|s| format!("datasheet ({})", s.name))
-                    .unwrap_or_else(|| "unknown GPU: assumed 5 TFLOP/s f32".into()),
+                rates: spec.map(gpu_rates).unwrap_or_else(|| {
+                    crate::plan::timing::Rates::gpu(
+                        5.0,
+                        10.0,
+                        300.0,
+                        "unknown GPU: assumed 5 TFLOP/s f32, 10 TFLOP/s 16-bit, 300 GB/s".into(),
+                    )
+                }),
             })
         })
         .collect()
@@ -273,22 +269,38 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
     for (c, t) in v.cells.iter().zip(targets) {
         let _ = writeln!(
             out,
-            "  {:22} {:9} needs {:>10} of {:>10} · {:>6} · ${:.2}-{:.2} · throughput {}",
+            "  {:22} {:9} needs {:>10} of {:>10} · {:>6} · {} · {}",
             c.target,
             if !c.runnable {
                 "n/a"
-            } else if c.fits {
-                "fits"
-            } else {
+            } else if !c.fits {
                 "too small"
+            } else if c.impractical.is_some() {
+                "too slow"
+            } else {
+                "fits"
             },
             c.needed,
             t.memory,
             fmt_hours(c.hours),
-            c.cost.0,
-            c.cost.1,
-            t.throughput_source
+            crate::plan::session::usd_range(c.cost),
+            t.rates.source
         );
+        if let Some(s) = &c.step {
+            let _ = writeln!(
+                out,
+                "  {:22} a step: {:.2} ms compute (n ≈ {:.0}), {:.2} ms memory, {:.2} ms floor → {}-bound",
+                "",
+                s.compute_s * 1e3,
+                s.n_eff,
+                s.memory_s * 1e3,
+                s.floor_s * 1e3,
+                s.bound
+            );
+        }
+        for note in c.impractical.iter().chain(&c.caveat) {
+            let _ = writeln!(out, "  {:22} {note}", "");
+        }
     }
     if let (Some(h), Some(g)) = (w.doc_hours, &w.doc_gpu) {
         let _ = writeln!(out, "  (the lesson's doc says about {h} h on {g})");
@@ -459,12 +471,20 @@ pub fn flops(w: &Workload) -> f64 {
         RunMode::None => 0.0,
     };
     let p = w.params as f64;
+    // Attention's own products (QKᵀ and the weighted sum) add 2·L·s·d per token to the forward
+    // beyond 2·P (Kaplan et al. 2020's C_forward), where the lesson gives the shape.
+    let attention = match (w.layers, w.seq_len, w.d_model) {
+        (Some(l), Some(s), Some(d)) if w.kind.starts_with("transformer") => {
+            2.0 * (l * s * d) as f64
+        }
+        _ => 0.0,
+    };
     if let Some(tokens) = w.tokens {
-        return multiplier * 2.0 * p * tokens as f64;
+        return multiplier * (2.0 * p + attention) * tokens as f64;
     }
     let per_sample = match (w.flops_per_sample, w.seq_len, w.image_size) {
         (Some(f), _, _) => f,
-        (None, Some(s), _) => 2.0 * p * s as f64,
+        (None, Some(s), _) => (2.0 * p + attention) * s as f64,
         // A conv weight is reused at every position; after two poolings about (side/4)².
         (None, None, Some(side)) if w.kind == "cnn" => 2.0 * p * (side * side) as f64 / 16.0,
         _ => 2.0 * p,
@@ -489,6 +509,14 @@ pub struct Cell {
     pub hours: f64,
     /// Cost range of the run (USD).
     pub cost: (f64, f64),
+    /// One step's time by part (None where the run cannot run there).
+    pub step: Option<crate::plan::timing::StepTime>,
+    /// Why a run that fits is still no choice here (too slow for a CPU, longer than a free
+    /// session).
+    pub impractical: Option<String>,
+    /// What must change for the lesson's code to run as timed here (a GPU cell of a lesson that
+    /// hard-codes the CPU).
+    pub caveat: Option<String>,
 }
 
 /// One workload on every target, and the recommendation.
@@ -527,38 +555,37 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                     && w.kind == "diffusion-unet"
                     && w.mode == RunMode::Inference);
             let needed = Bytes(mem.total().0 + if t.gpu { CUDA_CONTEXT_TYPICAL.0 } else { 0 });
-            let throughput = if half && t.gpu {
-                t.gflops_half
+            let step = crate::plan::timing::step_time(w, &mem, total_flops, &t.rates, half && t.gpu);
+            let hours = crate::plan::timing::steps(w) * step.total_s / 3600.0;
+            let fits = runnable && needed <= t.memory;
+            let impractical = if !fits {
+                None
+            } else if !t.gpu && hours > CPU_PRACTICAL_HOURS {
+                Some(format!(
+                    "{} on this CPU: past {CPU_PRACTICAL_HOURS:.0} h a run is no lesson to wait for",
+                    fmt_hours(hours)
+                ))
+            } else if t.name == "T4 (Colab free)" && hours > FREE_SESSION_HOURS {
+                Some(format!(
+                    "{} is longer than Colab's free session ({FREE_SESSION_HOURS:.0} h at most)",
+                    fmt_hours(hours)
+                ))
             } else {
-                t.gflops_f32
-            };
-            let efficiency = if t.gpu {
-                GPU_EFFICIENCY
-            } else {
-                CPU_EFFICIENCY
-            };
-            // f64 NumPy code runs at roughly half the f32 rate.
-            let rate = throughput
-                * efficiency
-                * if w.dtype == crate::memory::formulas::Precision::F64 {
-                    0.5
-                } else {
-                    1.0
-                }
-                * 1e9;
-            let hours = if rate > 0.0 {
-                total_flops / rate / 3600.0
-            } else {
-                f64::INFINITY
+                None
             };
             Cell {
                 target: t.name.clone(),
-                fits: runnable && needed <= t.memory,
+                fits,
                 runnable,
                 needed,
                 headroom_bytes: t.memory.0 as i64 - needed.0 as i64,
                 hours,
                 cost: (hours * t.price.0, hours * t.price.1),
+                step: runnable.then_some(step),
+                impractical,
+                caveat: (t.gpu && w.cpu_pinned).then(|| {
+                    "the lesson's code hard-codes device=\"cpu\": as written it runs on the CPU; change it to \"cuda\" for this time".to_string()
+                }),
             }
         })
         .collect();
@@ -600,12 +627,21 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
     if cpu.fits && cpu.hours <= CPU_PATIENCE_HOURS {
         return format!("this CPU ({}, free)", fmt_hours(cpu.hours));
     }
+    // Why the free T4 is not the answer, when it fits but runs past its session.
+    let free_t4_note = cells
+        .iter()
+        .find(|c| c.target == "T4 (Colab free)" && c.fits)
+        .and_then(|c| c.impractical.as_ref())
+        .map(|why| format!("; not the free T4: {why}"))
+        .unwrap_or_default();
     // Free GPUs (local, Colab) next, if the run ends within a free session.
     let free = cells
         .iter()
         .zip(targets)
         .skip(1)
-        .filter(|(c, t)| c.fits && t.price.1 == 0.0 && c.hours <= FREE_SESSION_HOURS)
+        .filter(|(c, t)| {
+            c.fits && c.impractical.is_none() && t.price.1 == 0.0 && c.hours <= FREE_SESSION_HOURS
+        })
         .min_by(|a, b| a.0.hours.total_cmp(&b.0.hours));
     if let Some((c, _)) = free {
         return format!("{} ({}, free)", c.target, fmt_hours(c.hours));
@@ -618,13 +654,14 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
         .min_by(|a, b| a.0.cost.1.total_cmp(&b.0.cost.1));
     match paid {
         Some((c, _)) => format!(
-            "{} ({}, about ${:.2}-{:.2})",
+            "{} ({}, about {}){free_t4_note}",
             c.target,
             fmt_hours(c.hours),
-            c.cost.0,
-            c.cost.1
+            crate::plan::session::usd_range(c.cost),
         ),
-        None if cpu.fits => format!("this CPU, slowly ({})", fmt_hours(cpu.hours)),
+        None if cpu.fits && cpu.impractical.is_none() => {
+            format!("this CPU, slowly ({})", fmt_hours(cpu.hours))
+        }
         None => "no single target: see the multi-GPU line".into(),
     }
 }
@@ -660,10 +697,14 @@ pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
         for c in &v.cells {
             row.push(if !c.runnable {
                 "n/a".into()
-            } else if c.fits {
-                format!("✓ {}", fmt_hours(c.hours))
-            } else {
+            } else if !c.fits {
                 "✗ memory".into()
+            } else if c.impractical.is_some() {
+                format!("✗ too slow ({})", fmt_hours(c.hours))
+            } else if c.caveat.is_some() {
+                format!("✓* {}", fmt_hours(c.hours))
+            } else {
+                format!("✓ {}", fmt_hours(c.hours))
             });
         }
         row.push(v.recommendation.clone());

@@ -23,8 +23,15 @@ pub struct GpuSpec {
     /// Substrings of nvidia-smi's name that identify this model.
     #[serde(rename = "match")]
     pub matches: Vec<String>,
-    /// Memory in GiB.
+    /// Memory in GiB, as sold.
     pub memory_gib: f64,
+    /// Memory as CUDA and nvidia-smi report it, MiB, where it is known to be less than sold
+    /// (ECC, reserved regions): what a verdict may use.
+    #[serde(default)]
+    pub usable_mib: Option<u64>,
+    /// Where `usable_mib` was seen.
+    #[serde(default)]
+    pub usable_source: Option<String>,
     /// Memory bandwidth, GB/s.
     pub bandwidth_gbs: f64,
     /// fp32 (non-tensor) TFLOP/s.
@@ -46,9 +53,13 @@ pub struct GpuSpec {
 }
 
 impl GpuSpec {
-    /// Memory as bytes.
+    /// Memory a workload can use, as bytes: the reported usable size where the catalogue has
+    /// one, else the size as sold.
     pub fn memory(&self) -> Bytes {
-        Bytes((self.memory_gib * Bytes::GIB as f64) as u64)
+        match self.usable_mib {
+            Some(mib) => Bytes(mib * 1024 * 1024),
+            None => Bytes((self.memory_gib * Bytes::GIB as f64) as u64),
+        }
     }
 
     /// Dense peak for a dtype name ("f32", "f16", "bf16"), TFLOP/s; None when unsupported.
@@ -124,6 +135,17 @@ impl Catalog {
             if g.matches.is_empty() {
                 return Err(bad("match", "needs at least one name fragment"));
             }
+            if let Some(mib) = g.usable_mib {
+                if mib == 0 || mib as f64 > g.memory_gib * 1024.0 {
+                    return Err(bad(
+                        "usable_mib",
+                        "must be positive and at most the memory sold",
+                    ));
+                }
+                if g.usable_source.as_deref().is_none_or(str::is_empty) {
+                    return Err(bad("usable_source", "say where the usable size was seen"));
+                }
+            }
         }
         Ok(Catalog { gpus: parsed.gpu })
     }
@@ -195,7 +217,13 @@ mod tests {
         ] {
             assert!(c.get(id).is_ok(), "{id}");
         }
-        assert_eq!(c.get("t4").unwrap().price_usd_hour_high, 0.0);
+        // The T4's price is a rented one (Colab's free T4 is priced at 0 by `fit`'s target), and
+        // its memory is what nvidia-smi reports with ECC on.
+        assert!(c.get("t4").unwrap().price_usd_hour_low > 0.0);
+        assert_eq!(c.get("T4").unwrap().memory(), Bytes(15360 << 20));
+        assert_eq!(c.get("L4").unwrap().memory(), Bytes(23034 << 20));
+        assert_eq!(c.get("L40S").unwrap().memory(), Bytes(46068 << 20));
+        assert_eq!(c.get("H200").unwrap().memory(), Bytes(141 << 30), "as sold where unknown");
         assert!(c.get("T4").unwrap().peak_tflops("bf16").is_none());
     }
 

@@ -96,6 +96,9 @@ pub struct Workload {
     /// The code has no GPU path.
     #[serde(default)]
     pub cpu_only: bool,
+    /// The code has a GPU path but hard-codes `device="cpu"`: as written it never uses a GPU.
+    #[serde(default)]
+    pub cpu_pinned: bool,
     /// Hours the doc states.
     #[serde(default)]
     pub doc_hours: Option<f64>,

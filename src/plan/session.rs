@@ -268,6 +268,8 @@ pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) 
 pub fn usd_range((lo, hi): (f64, f64)) -> String {
     if hi <= 0.0 {
         "free".into()
+    } else if hi < 0.01 {
+        "< $0.01".into()
     } else if (hi - lo).abs() < 0.005 {
         format!("${lo:.2}")
     } else {
@@ -345,5 +347,6 @@ mod tests {
         assert_eq!(usd_range((0.0, 0.0)), "free");
         assert_eq!(usd_range((1.0, 1.3)), "$1.00–1.30");
         assert_eq!(usd_range((2.5, 2.5)), "$2.50");
+        assert_eq!(usd_range((0.003, 0.006)), "< $0.01");
     }
 }

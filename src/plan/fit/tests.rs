@@ -7,11 +7,18 @@ fn fixed_targets() -> Vec<Target> {
     let mut t = vec![Target {
         name: "cpu".into(),
         memory: Bytes(16 << 30),
-        gflops_f32: 100.0,
-        gflops_half: 100.0,
         gpu: false,
         price: (0.0, 0.0),
-        throughput_source: "fixed for the test".into(),
+        rates: crate::plan::timing::Rates {
+            measured_f32: vec![(128.0, 40.0), (512.0, 100.0)],
+            peak_f32: 150.0,
+            peak_half: 150.0,
+            large_fraction: 1.0,
+            bandwidth_gbs: 20.0,
+            elementwise_gbs: 15.0,
+            step_floor_s: crate::plan::timing::CPU_STEP_FLOOR_S,
+            source: "fixed for the test".into(),
+        },
     }];
     t.extend(Target::cloud(&catalog));
     t
