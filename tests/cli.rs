@@ -328,7 +328,18 @@ fn bench_cpu_tiny_writes_every_export_and_refuses_to_clobber() {
         assert!(c["max_rel_error"].as_f64().unwrap() <= c["tolerance"].as_f64().unwrap());
     }
     assert_eq!(fs::read_to_string(&csv).unwrap().lines().count(), 5);
-    assert!(fs::read_to_string(&md).unwrap().contains("| cpu | bf16 |"));
+    // The CPU's memory bandwidth, measured beside the matmuls (copy and triad).
+    let bandwidth = report["bandwidth"].as_array().unwrap();
+    assert_eq!(bandwidth.len(), 2, "{bandwidth:?}");
+    for b in bandwidth {
+        assert!(b["gbs"].as_f64().unwrap() > 0.1, "{b}");
+    }
+    assert!(report["elementwise_gbs"].as_f64().unwrap() > 0.0);
+    let markdown = fs::read_to_string(&md).unwrap();
+    assert!(markdown.contains("| cpu | bf16 |"));
+    assert!(markdown.contains("## Memory bandwidth"), "{markdown}");
+    assert!(markdown.contains("## Roofline"), "{markdown}");
+    assert!(fs::read_to_string(&svg).unwrap().contains("Roofline"));
     assert!(fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     // A second run without --force must not touch what the first wrote.
     let before = fs::read_to_string(&json).unwrap();
@@ -980,4 +991,88 @@ fn colab_names_its_runtime_and_what_to_do_without_a_gpu() {
         .stdout(predicate::str::contains(
             "Runtime > Change runtime type > T4 GPU",
         ));
+}
+
+#[test]
+fn fit_judges_alike_twice_from_its_cached_cpu_rates() {
+    // The CPU's rates are measured once and cached in data/runs/cpu-rates.json: a second run
+    // gives the same verdicts (they moved between runs when each run re-measured).
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        let out = Command::cargo_bin("gpulab")
+            .unwrap()
+            .current_dir(dir.path())
+            .env("PATH", "/nonexistent")
+            .args(["fit", "--json", "--gpu", "RTX-3090"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let first = run();
+    assert!(dir.path().join("data/runs/cpu-rates.json").exists());
+    let second = run();
+    assert_eq!(first["verdicts"], second["verdicts"]);
+    let names: Vec<&str> = first["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"RTX-3090"), "{names:?}");
+    // Every cell carries its step's parts; a CPU run past a day is not offered as a choice.
+    let qlora = first["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "recipe/qlora-llama3-8b")
+        .unwrap();
+    assert!(
+        qlora["cells"][0]["impractical"].is_string(),
+        "{}",
+        qlora["cells"][0]
+    );
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["fit", "--gpu", "NoSuchGPU"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("NoSuchGPU"));
+}
+
+#[test]
+fn a_multi_gpu_plan_writes_configs_the_engines_read() {
+    let dir = tempfile::tempdir().unwrap();
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("PATH", "/nonexistent")
+        .args(["fit", "--lesson", "full-ft-llama3-8b", "--configs", "cfg"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ZeRO-3"))
+        .stdout(predicate::str::contains("deepspeed --num_gpus"));
+    let ds: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("cfg/ds_config.json")).unwrap())
+            .unwrap();
+    assert_eq!(ds["zero_optimization"]["stage"], 3);
+    assert_eq!(ds["bf16"]["enabled"], true);
+    let acc: Value = serde_json::from_str(
+        &fs::read_to_string(dir.path().join("cfg/accelerate_fsdp.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(acc["distributed_type"], "FSDP");
+    // Not clobbered without --force.
+    Command::cargo_bin("gpulab")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["fit", "--lesson", "full-ft-llama3-8b", "--configs", "cfg"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
 }

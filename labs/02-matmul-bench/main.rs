@@ -24,6 +24,7 @@ fn main() -> anyhow::Result<()> {
         Err(_) => println!("No usable GPU here: the GPU half needs a cuda build on a GPU machine (Colab: Runtime > Change runtime type > T4 GPU, then `cargo run --release --features cuda --example lab02-matmul-bench`).\n"),
     }
     let mut medians = Vec::new();
+    let mut cpu_gflops = 0.0;
     for dev in &devices {
         let a = Tensor::randn(0f32, 1.0, (n, n), dev)?; // random, never zeros
         let b = Tensor::randn(0f32, 1.0, (n, n), dev)?;
@@ -41,10 +42,15 @@ fn main() -> anyhow::Result<()> {
             median * 1e3
         );
         medians.push(median);
+        if cpu_gflops == 0.0 {
+            cpu_gflops = gflops;
+        }
     }
     if let [cpu, gpu] = medians[..] {
         println!("speedup (medians): {:.1}x", cpu / gpu);
     }
+    // The roofline: does memory or arithmetic set this product's pace on the CPU?
+    println!("{}", gpulab::bench::roofline::explain_cpu(n, cpu_gflops));
     gpulab::labs::save_result(
         "lab02-matmul-bench",
         &serde_json::json!({ "n": n, "median_s": medians }),

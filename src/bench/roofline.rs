@@ -199,12 +199,24 @@ pub fn plot_panel(report: &BenchReport) -> Option<crate::plot::Panel> {
     if rows.is_empty() {
         return None;
     }
-    let lo = rows.iter().map(|r| r.intensity).fold(f64::MAX, f64::min) / 4.0;
-    let hi = rows.iter().map(|r| r.intensity).fold(0f64, f64::max) * 4.0;
+    // The x range spans the points and every ridge, so the knee of each roof is in view.
+    let all = ceilings(report);
+    let lo = rows
+        .iter()
+        .map(|r| r.intensity)
+        .chain(all.iter().map(|c| c.ridge_intensity))
+        .fold(f64::MAX, f64::min)
+        / 4.0;
+    let hi = rows
+        .iter()
+        .map(|r| r.intensity)
+        .chain(all.iter().map(|c| c.ridge_intensity))
+        .fold(0f64, f64::max)
+        * 4.0;
     let mut series = Vec::new();
-    for (i, c) in ceilings(report).into_iter().enumerate() {
+    for (i, c) in all.into_iter().enumerate() {
         let label = format!("{} {}", c.device, crate::dtype::name(c.dtype));
-        let mut roof = vec![(lo, lo * c.bandwidth_gbs)];
+        let mut roof = vec![(lo, (lo * c.bandwidth_gbs).min(c.peak_gflops))];
         if c.ridge_intensity > lo && c.ridge_intensity < hi {
             roof.push((c.ridge_intensity, c.peak_gflops));
         }
@@ -238,6 +250,26 @@ pub fn plot_panel(report: &BenchReport) -> Option<crate::plot::Panel> {
         x_ticks: Vec::new(),
         series,
     })
+}
+
+/// Lab 02's roofline sentence for an n×n×n f32 product measured at `gflops` on this CPU: the
+/// CPU's bandwidth and peak measured now (about 0.6 s), the product's intensity, which ceiling
+/// binds, the share of the roof reached, and the size below which memory would set the pace.
+pub fn explain_cpu(n: usize, gflops: f64) -> String {
+    let threads = candle_core::utils::get_num_threads();
+    let measured = bandwidth::measure_cpu(threads, std::time::Duration::from_millis(200));
+    let bw = bandwidth::ceiling_gbs(&measured, DeviceSpec::Cpu).unwrap_or(10.0);
+    let peak =
+        crate::bench::peak::measure_cpu_peak(threads, std::time::Duration::from_millis(300)).gflops;
+    let i = intensity(&crate::bench::MatmulShape::square(n), DType::F32);
+    let memory = i * bw;
+    let roof = memory.min(peak);
+    format!(
+        "roofline: memory {bw:.1} GB/s and peak {peak:.0} GFLOP/s on this CPU. An n={n} f32 product does {i:.0} FLOPs per byte it must move, so memory alone would allow {memory:.0} GFLOP/s: the roof here is {roof:.0} GFLOP/s ({}), and you reached {:.0}% of it. Below n ≈ {:.0} memory, not arithmetic, would set the pace.",
+        if memory < peak { "memory-bound" } else { "compute-bound: the arithmetic units set the pace" },
+        100.0 * gflops / roof,
+        1.5 * 4.0 * peak / bw
+    )
 }
 
 #[cfg(test)]

@@ -112,6 +112,12 @@ pub struct FitArgs {
     /// Measure this CPU's rates again instead of reading data/runs/cpu-rates.json.
     #[arg(long)]
     pub remeasure: bool,
+    /// With --lesson: write its multi-GPU plan's ds_config.json and accelerate_fsdp.json here.
+    #[arg(long, value_name = "DIR", requires = "lesson")]
+    pub configs: Option<PathBuf>,
+    /// Overwrite existing config files.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `gpulab estimate`.

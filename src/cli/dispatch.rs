@@ -375,6 +375,26 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     if let (Some(w), Some(v)) = (selected.first(), fit_report.verdicts.first()) {
         if args.lesson.is_some() {
             say!("{}", fit::detail(w, v, &fit_report.targets));
+            if let Some(dir) = &args.configs {
+                let Some(plan) = &v.multi_gpu else {
+                    bail!(
+                        "{} fits one GPU: there is no multi-GPU plan to write configs for",
+                        v.id
+                    );
+                };
+                for (name, value) in [
+                    ("ds_config.json", plan.deepspeed_config()),
+                    ("accelerate_fsdp.json", plan.accelerate_fsdp_config()),
+                ] {
+                    let path = dir.join(name);
+                    write_atomic(
+                        &path,
+                        (serde_json::to_string_pretty(&value)? + "\n").as_bytes(),
+                        args.force,
+                    )?;
+                    eprintln!("wrote {}", path.display());
+                }
+            }
             return Ok(ExitCode::SUCCESS);
         }
     }

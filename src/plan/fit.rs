@@ -96,12 +96,10 @@ impl FitReport {
         {
             out.push_str("✓*: fits, but the lesson's code as written runs on the CPU (it hard-codes device=\"cpu\")\n");
         }
-        for v in self.verdicts.iter().filter(|v| v.multi_gpu.is_some()) {
-            out.push_str(&format!(
-                "{}: {}\n",
-                v.id,
-                v.multi_gpu.as_deref().unwrap_or("")
-            ));
+        for v in &self.verdicts {
+            if let Some(p) = &v.multi_gpu {
+                out.push_str(&format!("{}: {}\n", v.id, p.summary()));
+            }
         }
         out
     }
@@ -306,8 +304,18 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
         let _ = writeln!(out, "  (the lesson's doc says about {h} h on {g})");
     }
     let _ = writeln!(out, "\nRecommended: {}", v.recommendation);
-    if let Some(m) = &v.multi_gpu {
-        let _ = writeln!(out, "Multi-GPU: {m}");
+    if let Some(p) = &v.multi_gpu {
+        let _ = writeln!(out, "Multi-GPU: {}", p.summary());
+        let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "\nds_config.json (DeepSpeed):\n{}\n\naccelerate_fsdp.json (Accelerate + FSDP):\n{}\n\nLaunch with one of:\n  {}\n  {}\n(`gpulab fit --lesson {} --configs DIR` writes both files.)",
+            pretty(p.deepspeed_config()),
+            pretty(p.accelerate_fsdp_config()),
+            p.launch_commands()[0],
+            p.launch_commands()[1],
+            v.id
+        );
     }
     out
 }
@@ -509,13 +517,17 @@ pub struct Cell {
     pub hours: f64,
     /// Cost range of the run (USD).
     pub cost: (f64, f64),
-    /// One step's time by part (None where the run cannot run there).
+    /// One step's time by part (None where the run cannot run there, and in files written
+    /// before gpulab timed steps).
+    #[serde(default)]
     pub step: Option<crate::plan::timing::StepTime>,
     /// Why a run that fits is still no choice here (too slow for a CPU, longer than a free
     /// session).
+    #[serde(default)]
     pub impractical: Option<String>,
     /// What must change for the lesson's code to run as timed here (a GPU cell of a lesson that
     /// hard-codes the CPU).
+    #[serde(default)]
     pub caveat: Option<String>,
 }
 
@@ -534,8 +546,10 @@ pub struct Verdict {
     pub cells: Vec<Cell>,
     /// Recommended target and why.
     pub recommendation: String,
-    /// When no single GPU fits: how many H100s with ZeRO-3 (FSDP) would.
-    pub multi_gpu: Option<String>,
+    /// When no single GPU fits: how many H100s with ZeRO-3 (FSDP) would, and the configs.
+    /// (Reports written before the plan had configs held a sentence here; it reads as none.)
+    #[serde(default, deserialize_with = "crate::plan::multi_gpu::plan_or_legacy")]
+    pub multi_gpu: Option<crate::plan::multi_gpu::MultiGpuPlan>,
 }
 
 /// Judges one workload on the targets (the first target must be the CPU).
@@ -590,9 +604,15 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
         })
         .collect();
     let recommendation = recommend(w, targets, &cells);
+    // No single GPU holds it: plan it on H100s, timed from what one H100 would take.
     let multi_gpu =
         if cells.iter().skip(1).all(|c| !c.fits) && !w.cpu_only && w.mode != RunMode::None {
-            Some(zero_plan(&mem))
+            let h100 = cells
+                .iter()
+                .zip(targets)
+                .find(|(_, t)| t.name == "H100")
+                .or_else(|| cells.iter().zip(targets).rfind(|(_, t)| t.gpu));
+            h100.and_then(|(c, t)| crate::plan::multi_gpu::plan(w, &mem, c.hours, t.price))
         } else {
             None
         };
@@ -662,21 +682,8 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
         None if cpu.fits && cpu.impractical.is_none() => {
             format!("this CPU, slowly ({})", fmt_hours(cpu.hours))
         }
-        None => "no single target: see the multi-GPU line".into(),
+        None => "no single GPU: see the multi-GPU plan".into(),
     }
-}
-
-/// ZeRO-3 (FSDP full sharding) on 80 GB H100s: model states split N ways, activations and the
-/// context stay per GPU.
-pub fn zero_plan(mem: &WorkloadMemory) -> String {
-    let per_gpu =
-        80.0 * Bytes::GIB as f64 - CUDA_CONTEXT_TYPICAL.0 as f64 - mem.activations.0 as f64;
-    if per_gpu <= 0.0 {
-        return "activations alone exceed an 80 GB GPU: use activation checkpointing or a smaller batch".into();
-    }
-    let states = (mem.weights.0 + mem.gradients.0 + mem.optimizer_state.0) as f64;
-    let n = (states / per_gpu).ceil().max(2.0) as u64;
-    format!("{n}× H100 80 GB with ZeRO-3 / FSDP full sharding (model states split {n} ways)")
 }
 
 /// The compact table: one row per workload.

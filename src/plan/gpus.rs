@@ -223,7 +223,11 @@ mod tests {
         assert_eq!(c.get("T4").unwrap().memory(), Bytes(15360 << 20));
         assert_eq!(c.get("L4").unwrap().memory(), Bytes(23034 << 20));
         assert_eq!(c.get("L40S").unwrap().memory(), Bytes(46068 << 20));
-        assert_eq!(c.get("H200").unwrap().memory(), Bytes(141 << 30), "as sold where unknown");
+        assert_eq!(
+            c.get("H200").unwrap().memory(),
+            Bytes(141 << 30),
+            "as sold where unknown"
+        );
         assert!(c.get("T4").unwrap().peak_tflops("bf16").is_none());
     }
 

@@ -15,6 +15,10 @@ pub(super) struct Words {
     pub(super) memory: &'static str,
     pub(super) colab: &'static str,
     pub(super) cloud: &'static str,
+    pub(super) bandwidth: &'static str,
+    pub(super) roofline: &'static str,
+    pub(super) multi_gpu: &'static str,
+    pub(super) multi_gpu_configs: &'static str,
     pub(super) bench: &'static str,
     pub(super) cpu_time: &'static str,
     pub(super) gpu_time: &'static str,
@@ -47,6 +51,10 @@ const EN: Words = Words {
     memory: "GPU memory",
     colab: "Colab used",
     cloud: "cloud GPU used",
+    bandwidth: "Memory bandwidth",
+    roofline: "Roofline",
+    multi_gpu: "Multi-GPU plan (no single GPU holds these)",
+    multi_gpu_configs: "writes its DeepSpeed and Accelerate/FSDP configs",
     bench: "Benchmark",
     cpu_time: "CPU time",
     gpu_time: "GPU time",
@@ -79,6 +87,10 @@ const KO: Words = Words {
     memory: "GPU memory",
     colab: "Colab 실행 여부",
     cloud: "cloud GPU 사용 여부",
+    bandwidth: "메모리 대역폭",
+    roofline: "루프라인(Roofline)",
+    multi_gpu: "여러 GPU 계획 (GPU 한 장에 들어가지 않는 강의)",
+    multi_gpu_configs: "로 DeepSpeed와 Accelerate/FSDP 설정 파일을 씁니다",
     bench: "벤치마크(Benchmark)",
     cpu_time: "CPU time",
     gpu_time: "GPU time",
@@ -262,8 +274,37 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     if r.bench.cpu_kernel == Some(crate::bench::sgemm::CpuKernel::GpulabAvx2) {
         let _ = writeln!(out, "\n{}", w.kernel_note);
     }
+    // Why GPUs are fast is bytes per second as much as FLOPs: the measured bandwidth and each
+    // matmul point on its roofline (reports written before gpulab measured them have neither).
+    if !r.bench.bandwidth.is_empty() {
+        let _ = writeln!(out, "\n### {}\n", w.bandwidth);
+        out.push_str(&crate::bench::export::bandwidth_table(&r.bench).to_markdown());
+    }
+    let roof = crate::bench::roofline::to_text(&r.bench);
+    if !roof.is_empty() {
+        let _ = writeln!(out, "\n### {}\n\n```\n{roof}```", w.roofline);
+    }
     let _ = writeln!(out, "\n### {}\n", w.table);
     out.push_str(&crate::plan::fit::table(&r.fit).to_markdown());
+    // The lessons no single GPU holds, with the plan the table's "see the multi-GPU plan" means.
+    let plans: Vec<_> = r
+        .fit
+        .iter()
+        .filter_map(|v| v.multi_gpu.as_ref().map(|p| (v, p)))
+        .collect();
+    if !plans.is_empty() {
+        let _ = writeln!(out, "\n### {}\n", w.multi_gpu);
+        for (v, p) in plans {
+            let _ = writeln!(
+                out,
+                "- {}: {} — `gpulab fit --lesson {} --configs DIR` {}",
+                v.id,
+                p.summary(),
+                v.id,
+                w.multi_gpu_configs
+            );
+        }
+    }
     for p in plots {
         let _ = writeln!(out, "\n![{p}]({p})");
     }

@@ -61,7 +61,12 @@ fn full_fine_tune_of_8b_needs_several_gpus_and_qlora_fits_a_t4() {
     );
     // 8B × (2 + 2 + 12) = 128 GB of model states: no single GPU here.
     assert!(full.cells.iter().all(|c| !c.fits));
-    assert!(full.multi_gpu.as_deref().unwrap().contains("ZeRO-3"));
+    assert!(full
+        .multi_gpu
+        .as_ref()
+        .unwrap()
+        .summary()
+        .contains("ZeRO-3"));
     let qlora = judge(
         find(&w, "recipe/qlora-llama3-8b").unwrap(),
         &fixed_targets(),
