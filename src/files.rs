@@ -147,18 +147,40 @@ pub fn writable_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The OS's own error inside one of tempfile's (which wraps it with the temporary file's path).
+/// The OS's own error inside one of tempfile's, which wraps it with the temporary file's path
+/// ("Permission denied (os error 13) at path \"/dir/.tmpXYZ\""): the bare reason, by its kind
+/// when the code is not reachable.
 fn os_reason(err: std::io::Error) -> std::io::Error {
-    let code = err.raw_os_error().or_else(|| {
-        let inner = err.get_ref().and_then(|e| e.source())?;
-        inner.downcast_ref::<std::io::Error>()?.raw_os_error()
-    });
-    code.map(std::io::Error::from_raw_os_error).unwrap_or(err)
+    if err.raw_os_error().is_some() || err.get_ref().is_none() {
+        return err;
+    }
+    let code = err
+        .get_ref()
+        .and_then(|e| e.source())
+        .and_then(|inner| inner.downcast_ref::<std::io::Error>())
+        .and_then(std::io::Error::raw_os_error);
+    match (code, err.kind()) {
+        (Some(code), _) => std::io::Error::from_raw_os_error(code),
+        (None, std::io::ErrorKind::Other) => err,
+        (None, kind) => std::io::Error::from(kind),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wrapped_os_error_loses_the_temporary_path() {
+        let wrapped = std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "Permission denied (os error 13) at path \"/x/.tmpAB12\"",
+        );
+        let bare = os_reason(wrapped).to_string();
+        assert!(!bare.contains(".tmp"), "{bare}");
+        let plain = std::io::Error::from_raw_os_error(2);
+        assert_eq!(os_reason(plain).raw_os_error(), Some(2));
+    }
 
     #[test]
     fn atomic_write_refuses_to_clobber() {

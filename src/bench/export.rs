@@ -173,12 +173,26 @@ pub fn to_markdown(report: &BenchReport) -> String {
     if !report.bandwidth.is_empty() {
         out.push_str("\n## Memory bandwidth\n\n");
         out.push_str(&bandwidth_table(report).to_markdown());
+        out.push_str(host_copies_note(report));
     }
     let roof = crate::bench::roofline::to_text(report);
     if !roof.is_empty() {
         let _ = write!(out, "\n## Roofline\n\n```\n{roof}```\n");
     }
     out
+}
+
+/// Says why no host↔device row is there when no CUDA device was measured.
+fn host_copies_note(report: &BenchReport) -> &'static str {
+    let any_gpu = report
+        .bandwidth
+        .iter()
+        .any(|b| b.device != crate::probe::device::DeviceSpec::Cpu);
+    if any_gpu {
+        ""
+    } else {
+        "(host↔device copies, pageable and pinned in both directions, are measured on a CUDA device: none was measured here)\n"
+    }
 }
 
 /// Bandwidth figures: device, what moved, GB/s median and best, datasheet and fraction.
@@ -246,6 +260,7 @@ pub fn to_text(report: &BenchReport, naive: bool) -> String {
     if !report.bandwidth.is_empty() {
         out.push_str("\nMemory bandwidth (median of repeated calls; copy counts read+write, triad 3 arrays):\n");
         out.push_str(&bandwidth_table(report).to_text());
+        out.push_str(host_copies_note(report));
     }
     let roof = crate::bench::roofline::to_text(report);
     if !roof.is_empty() {

@@ -117,6 +117,11 @@ pub(super) fn claim_outputs(paths: &[&Option<PathBuf>], force: bool) -> anyhow::
         }
     }
     for path in given {
+        // A folder that cannot be written is refused now, not after the measuring.
+        if path != Path::new("-") {
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            gpulab::files::writable_dir(parent.unwrap_or(Path::new(".")))?;
+        }
         if path != Path::new("-") && path.exists() && !force {
             bail!(
                 "{} exists; pass --force to overwrite it, or choose another name",
