@@ -1,5 +1,5 @@
 //! What the machine is: the host ([`host`]), the driver's view ([`nvidia_smi`]), Candle's view
-//! ([`framework`]), devices by name ([`device`]), the two views lined up with causes and fixes
+//! ([`framework`]), PyTorch's view ([`pytorch`]), where it runs ([`platform`]), devices by name ([`device`]), the two views lined up with causes and fixes
 //! ([`diagnose`]), and `gpulab check` itself ([`check`]). Every cudarc call lives in [`cuda`].
 
 pub mod check;
@@ -16,3 +16,4 @@ pub mod framework;
 pub mod host;
 pub mod nvidia_smi;
 pub mod platform;
+pub mod pytorch;

@@ -70,6 +70,9 @@ pub struct Fields {
     pub nvidia_smi: String,
     /// Framework CUDA (Candle): built with CUDA? device opened?
     pub framework_cuda: String,
+    /// PyTorch CUDA (the template's own field): torch's version, its CUDA, is_available().
+    #[serde(default)]
+    pub pytorch_cuda: String,
     /// GPU memory.
     pub gpu_memory: Option<String>,
     /// Running on Colab?
@@ -239,6 +242,10 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
         local_gpu,
         nvidia_smi,
         framework_cuda,
+        pytorch_cuda: match &check.torch {
+            Some(t) => t.summary(),
+            None => "not asked".into(),
+        },
         gpu_memory,
         colab: env.colab
             || check.host.platform.provider == Some(crate::probe::platform::Provider::Colab),
@@ -257,6 +264,7 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
 /// (for one progress display across the stages).
 pub fn gather(
     smi_timeout: std::time::Duration,
+    python: Option<std::path::PathBuf>,
     mut on_stage: impl FnMut(&str),
 ) -> EnvironmentReport {
     use crate::bench::{self, BenchConfig};
@@ -267,6 +275,7 @@ pub fn gather(
     on_stage("check");
     let check = crate::probe::check::run_check(&crate::probe::check::CheckOptions {
         smi_timeout,
+        python,
         ..Default::default()
     });
     on_stage("bench");

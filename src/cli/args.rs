@@ -79,6 +79,12 @@ pub struct ReportArgs {
     /// Seconds to wait for nvidia-smi.
     #[arg(long, default_value_t = 10.0)]
     pub smi_timeout: f64,
+    /// The python whose PyTorch to ask (default: python3 on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// Do not ask PyTorch.
+    #[arg(long, conflicts_with = "python")]
+    pub no_torch: bool,
 }
 
 /// `gpulab compare`.
@@ -340,6 +346,12 @@ pub struct CheckArgs {
     /// Exit with status 1 unless a GPU is ready (for scripts).
     #[arg(long)]
     pub require_gpu: bool,
+    /// The python whose PyTorch to ask (default: python3 on PATH, the active environment's).
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// Do not ask PyTorch (it takes a second or two to import).
+    #[arg(long, conflicts_with = "python")]
+    pub no_torch: bool,
 }
 
 #[cfg(test)]

@@ -78,6 +78,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let options = CheckOptions {
         smi_program: args.nvidia_smi.clone(),
         smi_timeout: positive_seconds("--smi-timeout", args.smi_timeout)?,
+        python: (!args.no_torch).then(|| gpulab::memory::torch::python(args.python.as_deref())),
     };
     let report = run_check(&options);
     if args.json {
@@ -451,7 +452,8 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     let stages = ["check", "bench", "measure", "fit"];
     let bar = progress(stages.len() as u64, quiet);
     let mut done = 0;
-    let r = report::gather(timeout, |stage| {
+    let python = (!args.no_torch).then(|| gpulab::memory::torch::python(args.python.as_deref()));
+    let r = report::gather(timeout, python, |stage| {
         if done > 0 {
             bar.inc(1);
         }

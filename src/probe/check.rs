@@ -23,6 +23,8 @@ pub struct CheckOptions {
     pub smi_program: PathBuf,
     /// How long one nvidia-smi call may take.
     pub smi_timeout: Duration,
+    /// The python to ask for PyTorch's view (`python3` on PATH by default); None: do not ask.
+    pub python: Option<PathBuf>,
 }
 
 impl Default for CheckOptions {
@@ -32,6 +34,7 @@ impl Default for CheckOptions {
             // nvidia-smi can take seconds when persistence mode is off and the driver has to
             // wake every GPU; a hung driver never answers.
             smi_timeout: Duration::from_secs(10),
+            python: Some(PathBuf::from("python3")),
         }
     }
 }
@@ -50,6 +53,12 @@ pub struct CheckReport {
     pub framework: FrameworkView,
     /// The verdict.
     pub diagnosis: Diagnosis,
+    /// PyTorch's view, when a python was asked (None in files written before gpulab asked).
+    #[serde(default)]
+    pub torch: Option<crate::probe::pytorch::TorchView>,
+    /// Where PyTorch and the driver disagree.
+    #[serde(default)]
+    pub torch_findings: Vec<crate::probe::diagnose::Finding>,
     /// This session on a rented or lent machine: cost so far and how to stop it, or Colab's
     /// runtime and limits.
     #[serde(default = "own_session")]
@@ -65,6 +74,14 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
     let driver = query(&options.smi_program, options.smi_timeout);
     let framework = probe();
     let diagnosis = diagnose(&driver, &framework);
+    let torch = options
+        .python
+        .as_deref()
+        .map(|py| crate::probe::pytorch::probe(py, crate::probe::pytorch::TIMEOUT));
+    let torch_findings = torch
+        .as_ref()
+        .map(|t| crate::probe::pytorch::findings(t, &driver))
+        .unwrap_or_default();
     let names: Vec<String> = driver.gpus.iter().map(|g| g.name.clone()).collect();
     let session = crate::plan::session::describe(
         &host.platform,
@@ -78,6 +95,8 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
         driver,
         framework,
         diagnosis,
+        torch,
+        torch_findings,
         session,
         elapsed_s: started.elapsed().as_secs_f64(),
     }
@@ -191,6 +210,31 @@ pub fn render_text(report: &CheckReport) -> String {
         );
     }
 
+    if let Some(t) = &report.torch {
+        let _ = writeln!(out, "PyTorch    {}", t.summary());
+        if let Some(f) = t.facts() {
+            for d in &f.devices {
+                let _ = writeln!(
+                    out,
+                    "           cuda:{} {} · cc {}.{} · {} (get_device_properties({}).total_memory)",
+                    d.index, d.name, d.major, d.minor, d.total_memory, d.index
+                );
+            }
+            for w in &f.warnings {
+                let _ = writeln!(out, "           warning: {w}");
+            }
+            let _ = writeln!(
+                out,
+                "           note: {}",
+                crate::probe::pytorch::SNIPPET_NOTE
+            );
+        }
+        for f in &report.torch_findings {
+            let _ = writeln!(out, "           - {}", f.summary);
+            let _ = writeln!(out, "             fix: {}", f.fix);
+        }
+    }
+
     let diag = &report.diagnosis;
     if !diag.gpus.is_empty() {
         let _ = writeln!(out);
@@ -240,6 +284,7 @@ mod tests {
     fn fresh_check_round_trips_through_json() {
         let options = CheckOptions {
             smi_program: PathBuf::from("/nonexistent/nvidia-smi"),
+            python: Some(PathBuf::from("/nonexistent/python3")),
             ..CheckOptions::default()
         };
         let report = run_check(&options);
@@ -250,5 +295,9 @@ mod tests {
         let text = render_text(&report);
         assert!(text.contains("nvidia-smi is not installed"), "{text}");
         assert!(text.contains("Verdict"));
+        assert!(
+            text.contains("PyTorch    no python at /nonexistent/python3"),
+            "{text}"
+        );
     }
 }

@@ -70,6 +70,10 @@ pub enum Cause {
     MigSlice,
     MemoryMismatch,
     GpuBusy,
+    TorchCpuOnly,
+    TorchCudaNewerThanDriver,
+    TorchCannotUseGpu,
+    TorchSeesOtherDevices,
     Ready,
 }
 
@@ -85,7 +89,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(cause: Cause, summary: impl Into<String>, fix: impl Into<String>) -> Finding {
+    pub(crate) fn new(cause: Cause, summary: impl Into<String>, fix: impl Into<String>) -> Finding {
         Finding {
             cause,
             summary: summary.into(),

@@ -188,6 +188,16 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     let _ = writeln!(out, "- {}: {}", w.local_gpu, empty(f.local_gpu.clone()));
     let _ = writeln!(out, "- {}: {}", w.smi, f.nvidia_smi);
     let _ = writeln!(out, "- {}: {}", w.framework, f.framework_cuda);
+    // Reports written before gpulab asked PyTorch have no such line.
+    if !f.pytorch_cuda.is_empty() {
+        let _ = writeln!(out, "- PyTorch CUDA: {}", f.pytorch_cuda);
+        if r.check.torch.as_ref().is_some_and(|t| t.facts().is_some()) {
+            let _ = writeln!(out, "  - {}", crate::probe::pytorch::SNIPPET_NOTE);
+        }
+        for finding in &r.check.torch_findings {
+            let _ = writeln!(out, "  - {} → {}", finding.summary, finding.fix);
+        }
+    }
     let _ = writeln!(out, "- {}: {}", w.memory, empty(f.gpu_memory.clone()));
     let _ = writeln!(out, "- {}: {}", w.colab, yn(f.colab));
     let _ = writeln!(out, "- {}: {}", w.cloud, yn(f.cloud_gpu));
