@@ -1027,7 +1027,12 @@ fn fit_judges_alike_twice_from_its_cached_cpu_rates() {
                 rows.extend(v["cells"].as_array().unwrap().iter().map(|c| {
                     format!(
                         "{} {}: fits {} runnable {} hours {} {}",
-                        v["id"], c["target"], c["fits"], c["runnable"], c["hours"], c["impractical"]
+                        v["id"],
+                        c["target"],
+                        c["fits"],
+                        c["runnable"],
+                        c["hours"],
+                        c["impractical"]
                     )
                 }));
                 rows

@@ -223,7 +223,7 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
     let mut out = format!("{} — {}\n", w.id, w.title);
     let _ = writeln!(
         out,
-        "{} params{} · {} · {} · batch {} · {:?}{}",
+        "{} params{} · {} · {} · batch {} · {}{}",
         w.params,
         w.trainable_params
             .map(|t| format!(" ({t} trainable)"))
@@ -231,7 +231,7 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
         w.dtype.name(),
         w.optimizer.map_or("no optimizer", |o| o.name()),
         w.batch,
-        w.mode,
+        w.mode.describe(),
         w.note
             .as_ref()
             .map(|n| format!("\nnote: {n}"))

@@ -28,6 +28,20 @@ pub enum RunMode {
     None,
 }
 
+impl RunMode {
+    /// What a person reads (never the Rust name).
+    pub fn describe(self) -> &'static str {
+        match self {
+            RunMode::Train => "training",
+            RunMode::LoraTrain => "LoRA training (frozen base)",
+            RunMode::ForwardBackward => "one forward and backward pass",
+            RunMode::Forward => "forward passes",
+            RunMode::Inference => "inference",
+            RunMode::None => "no training",
+        }
+    }
+}
+
 /// One workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -27,10 +27,16 @@ pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> Stri
         cell(a.fields.gpu_memory.clone()),
         cell(b.fields.gpu_memory.clone()),
     ]);
+    let yes_no = |b: bool| if b { w.yes } else { w.no }.to_string();
     t.push(vec![
         w.colab.into(),
-        a.fields.colab.to_string(),
-        b.fields.colab.to_string(),
+        yes_no(a.fields.colab),
+        yes_no(b.fields.colab),
+    ]);
+    t.push(vec![
+        w.cloud.into(),
+        yes_no(a.fields.cloud_gpu),
+        yes_no(b.fields.cloud_gpu),
     ]);
     t.push(vec![
         format!("{} ({})", w.cpu_time, w.size),

@@ -25,6 +25,8 @@ pub(super) struct Words {
     pub(super) speedup: &'static str,
     pub(super) judgement: &'static str,
     pub(super) runs_here: &'static str,
+    pub(super) nothing_to_train: &'static str,
+    pub(super) legend: &'static str,
     pub(super) needs: &'static str,
     pub(super) none: &'static str,
     pub(super) yes: &'static str,
@@ -61,6 +63,8 @@ const EN: Words = Words {
     speedup: "speedup",
     judgement: "Judgement",
     runs_here: "Lessons this environment can run",
+    nothing_to_train: "Lessons whose code trains no network (their doc recipes are judged above)",
+    legend: "✓ fits (time for the whole run) · ✓* fits, but the lesson's code as written runs on the CPU · ✗ memory: does not fit · ✗ too slow: fits, but longer than a day on a CPU or Colab's 12 h session · n/a: cannot run there (no GPU path in the code, or nothing to train)",
     needs: "Lessons that need Colab/cloud",
     none: "none",
     yes: "yes",
@@ -97,6 +101,8 @@ const KO: Words = Words {
     speedup: "speedup",
     judgement: "판단",
     runs_here: "이 환경으로 가능한 강의",
+    nothing_to_train: "코드가 신경망을 학습하지 않는 강의 (문서의 레시피는 위에서 판단)",
+    legend: "✓ 들어감 (전체 실행 시간) · ✓* 들어가지만 강의 코드가 그대로는 CPU에서 실행됨 · ✗ memory: 메모리에 안 들어감 · ✗ too slow: 들어가지만 CPU에서 하루 넘게, 또는 Colab의 12시간 세션보다 오래 걸림 · n/a: 거기서 실행할 수 없음 (코드에 GPU 경로가 없거나 학습할 것이 없음)",
     needs: "Colab/클라우드가 필요한 강의",
     none: "없음",
     yes: "예",
@@ -158,6 +164,15 @@ fn ko_text(text: &str, cause: Option<crate::probe::diagnose::Cause>) -> String {
         .replace(
             "no single target: see the multi-GPU line",
             "단일 GPU로는 불가: 다중 GPU(ZeRO-3/FSDP) 필요",
+        )
+        .replace(
+            "no single GPU: see the multi-GPU plan",
+            "GPU 한 장으로는 불가: 아래 여러 GPU 계획 참고",
+        )
+        .replace("; not the free T4: ", "; 무료 T4가 아닌 이유: ")
+        .replace(
+            "is longer than Colab's free session (12 h at most)",
+            "으로 Colab 무료 세션(최대 12시간)보다 깁니다",
         )
         .replace(
             "nothing to train in the lesson's code; see its recipe",
@@ -226,30 +241,64 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
         )
     );
     let _ = writeln!(out, "\n## {}\n", w.judgement);
+    // In course order (phase, then lesson; the doc recipes and gpulab's own lab after), and every
+    // lesson in one of the three lists.
+    let mut runs_here: Vec<&str> = f.runs_here.iter().map(String::as_str).collect();
+    let mut elsewhere: Vec<(&str, &str)> = f
+        .needs_elsewhere
+        .iter()
+        .map(|(id, rec)| (id.as_str(), rec.as_str()))
+        .collect();
+    let mut nothing: Vec<&str> = r
+        .fit
+        .iter()
+        .filter(|v| v.recommendation.starts_with("nothing to train"))
+        .map(|v| v.id.as_str())
+        .collect();
+    let course_order = |id: &str| {
+        (
+            id.starts_with("recipe/") || id.starts_with("lab/"),
+            id.to_string(),
+        )
+    };
+    runs_here.sort_by_key(|id| course_order(id));
+    elsewhere.sort_by_key(|(id, _)| course_order(id));
+    nothing.sort_by_key(|id| course_order(id));
+    let list = |items: Vec<String>| {
+        if items.is_empty() {
+            w.none.to_string()
+        } else {
+            items.join(", ")
+        }
+    };
     let _ = writeln!(
         out,
         "- {}: {}",
         w.runs_here,
-        if f.runs_here.is_empty() {
-            w.none.to_string()
-        } else {
-            f.runs_here.join(", ")
-        }
+        list(runs_here.iter().map(|s| s.to_string()).collect())
     );
     let _ = writeln!(
         out,
         "- {}: {}",
         w.needs,
-        if f.needs_elsewhere.is_empty() {
+        if elsewhere.is_empty() {
             w.none.to_string()
         } else {
-            f.needs_elsewhere
+            elsewhere
                 .iter()
                 .map(|(id, rec)| format!("{id} → {}", tr(rec, None)))
                 .collect::<Vec<_>>()
                 .join("; ")
         }
     );
+    if !nothing.is_empty() {
+        let _ = writeln!(
+            out,
+            "- {}: {}",
+            w.nothing_to_train,
+            list(nothing.iter().map(|s| s.to_string()).collect())
+        );
+    }
     let _ = writeln!(out, "\n## {}\n", w.next);
     let ready = matches!(
         r.check.diagnosis.overall,
@@ -296,6 +345,7 @@ pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> Strin
     }
     let _ = writeln!(out, "\n### {}\n", w.table);
     out.push_str(&crate::plan::fit::table(&r.fit).to_markdown());
+    let _ = writeln!(out, "\n{}", w.legend);
     // The lessons no single GPU holds, with the plan the table's "see the multi-GPU plan" means.
     let plans: Vec<_> = r
         .fit
