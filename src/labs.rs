@@ -129,6 +129,23 @@ impl Manifest {
 /// Where lab results and generated files go, relative to the repository (git-ignored).
 pub const RUNS_DIR: &str = "data/runs";
 
+/// The repository holding `start` (the nearest folder above it with `Cargo.toml` and
+/// `labs/labs.toml`), so `gpulab lab` works from any folder inside it.
+pub fn repo_root(start: &std::path::Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|d| d.join("Cargo.toml").is_file() && d.join("labs/labs.toml").is_file())
+        .map(std::path::Path::to_path_buf)
+}
+
+/// Where lab results are, seen from `start`: the repository's `data/runs` when `start` is inside
+/// it, else `data/runs` below `start`.
+pub fn runs_dir(start: &std::path::Path) -> PathBuf {
+    repo_root(start)
+        .map(|r| r.join(RUNS_DIR))
+        .unwrap_or_else(|| PathBuf::from(RUNS_DIR))
+}
+
 /// Saves a lab's result as JSON under `data/runs/` (atomically; a rerun replaces it).
 pub fn save_result(example: &str, value: &impl Serialize) -> Result<PathBuf> {
     let path = PathBuf::from(RUNS_DIR).join(format!("{example}.json"));
@@ -168,6 +185,17 @@ impl LabArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_repository_is_found_from_any_folder_inside_it() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(
+            repo_root(&root.join("labs/02-matmul-bench")).as_deref(),
+            Some(root)
+        );
+        assert_eq!(runs_dir(&root.join("src/bench")), root.join(RUNS_DIR));
+        assert_eq!(repo_root(std::path::Path::new("/")), None);
+    }
 
     #[test]
     fn finds_labs_and_next() {

@@ -17,5 +17,8 @@ pub fn progress(len: u64, quiet: bool) -> ProgressBar {
         .expect("template is valid")
         .progress_chars("=> "),
     );
+    // Redrawn on a timer, not only when a point ends: a 2048³ point or a measure step runs for
+    // seconds, and a bar that stands still looks like a hang.
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }

@@ -30,7 +30,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Labs => {
             say!(
                 "{}",
-                gpulab::labs::Manifest::shipped().progress(Path::new(gpulab::labs::RUNS_DIR))
+                gpulab::labs::Manifest::shipped().progress(&gpulab::labs::runs_dir(&cwd()))
             );
             sayln!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
             Ok(ExitCode::SUCCESS)
@@ -38,7 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Lab(args) => lab(&args),
         Command::Hint(args) => {
             let manifest = gpulab::labs::Manifest::shipped();
-            let lab = manifest.find(&args.which, Path::new(gpulab::labs::RUNS_DIR))?;
+            let lab = manifest.find(&args.which, &gpulab::labs::runs_dir(&cwd()))?;
             sayln!(
                 "{} {} / {}\n{}",
                 lab.dir_name(),
@@ -243,12 +243,18 @@ fn write_bench_files(
         match path {
             Some(p) if p == Path::new("-") && last => say!("{text}"),
             Some(p) if p == Path::new("-") => {}
-            Some(p) => write_atomic(p, text.as_bytes(), true)?,
+            Some(p) => {
+                write_atomic(p, text.as_bytes(), true)?;
+                if last {
+                    eprintln!("wrote {}", p.display());
+                }
+            }
             None => {}
         }
     }
     if let (Some(path), true) = (&args.plot, last) {
         gpulab::plot::write_svg(path, &bench::export::plot_panels(report), true)?;
+        eprintln!("wrote {}", path.display());
     }
     Ok(())
 }
@@ -409,6 +415,11 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The working folder (".", where the OS cannot say).
+fn cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
 fn lang(arg: &Option<String>) -> anyhow::Result<gpulab::report::Lang> {
     Ok(match arg {
         Some(l) => gpulab::report::Lang::parse(l)?,
@@ -492,8 +503,11 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs a lab's own program through cargo, so the learner's edits to labs/NN-slug/main.rs count.
 fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
+    let Some(root) = gpulab::labs::repo_root(&cwd()) else {
+        bail!("the labs are cargo examples of the gpulab repository: run `gpulab lab` from inside it (the folder with Cargo.toml and labs/), e.g. `cd gpulab && cargo run --release -- lab next`");
+    };
     let manifest = gpulab::labs::Manifest::shipped();
-    let lab = manifest.find(&args.which, Path::new(gpulab::labs::RUNS_DIR))?;
+    let lab = manifest.find(&args.which, &root.join(gpulab::labs::RUNS_DIR))?;
     eprintln!(
         "== Lab {}: {}\n   {}\n   source: labs/{}/main.rs\n",
         lab.id,
@@ -504,7 +518,15 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     if lab.needs_gpu && gpulab::probe::device::cuda_device_count() == 0 {
         eprintln!("This lab's main part needs a GPU and this build sees none: the CPU half runs now; for the GPU half use Colab or a cloud GPU with `--features cuda`.\n");
     }
+    if !root
+        .join("target/release/examples")
+        .join(lab.example())
+        .exists()
+    {
+        eprintln!("The first run of a lab compiles it (a minute or two while cargo builds); later runs start at once.\n");
+    }
     let mut cmd = std::process::Command::new("cargo");
+    cmd.current_dir(&root);
     cmd.args(["run", "--quiet", "--release", "--example", &lab.example()]);
     if gpulab::probe::cuda::COMPILED {
         cmd.args(["--features", "cuda"]);
