@@ -28,12 +28,36 @@ pub struct Lab {
     pub needs_gpu: bool,
     /// Hints, several lines.
     pub hint: String,
+    /// The hints in Korean.
+    pub hint_ko: String,
+    /// Answers to the README's questions, in order.
+    pub answers: Vec<String>,
+    /// The answers in Korean.
+    pub answers_ko: Vec<String>,
 }
 
 impl Lab {
     /// Folder name and example suffix: "01-gpu-check".
     pub fn dir_name(&self) -> String {
         format!("{}-{}", self.id, self.slug)
+    }
+
+    /// The hints and the answers to the README's questions, in the learner's language.
+    pub fn hints(&self, korean: bool) -> String {
+        let (hint, answers, heading) = if korean {
+            (&self.hint_ko, &self.answers_ko, "README 질문의 답")
+        } else {
+            (
+                &self.hint,
+                &self.answers,
+                "Answers to the README's questions",
+            )
+        };
+        let mut out = format!("{}\n\n{heading}:\n", hint.trim());
+        for (i, a) in answers.iter().enumerate() {
+            out.push_str(&format!("{}. {a}\n", i + 1));
+        }
+        out
     }
 
     /// Cargo example name: "lab01-gpu-check" (a letter first, as Cargo wants).

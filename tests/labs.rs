@@ -66,6 +66,46 @@ fn manifest_folders_readmes_and_examples_agree() {
             lab.dir_name()
         );
         assert!(en.contains(&lab.example()) && ko.contains(&lab.example()));
+        // Every question in the READMEs has its answer in the hints, in both languages.
+        let questions = |text: &str, heading: &str| {
+            text.split(heading)
+                .nth(1)
+                .and_then(|rest| rest.split("\n## ").next())
+                .map(|section| {
+                    section
+                        .lines()
+                        .filter(|l| {
+                            l.split_once(". ")
+                                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+                        })
+                        .count()
+                })
+                .unwrap_or(0)
+        };
+        let (q_en, q_ko) = (
+            questions(&en, "## Questions to think about"),
+            questions(&ko, "## 생각해 볼 질문"),
+        );
+        assert!(q_en > 0, "{}: questions found", lab.dir_name());
+        assert_eq!(
+            q_en,
+            q_ko,
+            "{}: the same questions in both READMEs",
+            lab.dir_name()
+        );
+        assert_eq!(
+            lab.answers.len(),
+            q_en,
+            "{}: an answer per question",
+            lab.dir_name()
+        );
+        assert_eq!(
+            lab.answers_ko.len(),
+            q_en,
+            "{}: 한국어 답도",
+            lab.dir_name()
+        );
+        assert!(!lab.hint_ko.trim().is_empty());
         assert!(
             cargo.contains(&format!(
                 "name = \"{}\"\npath = \"labs/{}/main.rs\"",

@@ -59,6 +59,9 @@ pub struct HintArgs {
     /// Which lab: 1-6, a slug, or next.
     #[arg(default_value = "next")]
     pub which: String,
+    /// Language: ko or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<String>,
 }
 
 /// `gpulab report`.

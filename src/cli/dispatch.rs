@@ -39,12 +39,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Hint(args) => {
             let manifest = gpulab::labs::Manifest::shipped();
             let lab = manifest.find(&args.which, &gpulab::labs::runs_dir(&cwd()))?;
+            let korean = lang(&args.lang)? == gpulab::report::Lang::Ko;
             sayln!(
                 "{} {} / {}\n{}",
                 lab.dir_name(),
                 lab.title,
                 lab.title_ko,
-                lab.hint.trim()
+                lab.hints(korean).trim_end()
             );
             Ok(ExitCode::SUCCESS)
         }
