@@ -51,6 +51,9 @@ pub struct LabArgs {
     /// The quick version (small sizes), as CI runs it.
     #[arg(long)]
     pub fast: bool,
+    /// Language of the lab's output: ko or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<String>,
 }
 
 /// `gpulab hint`.

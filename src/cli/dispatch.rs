@@ -532,8 +532,16 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     if gpulab::probe::cuda::COMPILED {
         cmd.args(["--features", "cuda"]);
     }
+    // The lab's own arguments: the quick version, and the learner's language.
+    let mut lab_args = Vec::new();
     if args.fast {
-        cmd.args(["--", "--fast"]);
+        lab_args.push("--fast");
+    }
+    if lang(&args.lang)? == gpulab::report::Lang::Ko {
+        lab_args.push("--ko");
+    }
+    if !lab_args.is_empty() {
+        cmd.arg("--").args(lab_args);
     }
     let status = cmd
         .status()
