@@ -69,6 +69,33 @@ impl Lab {
     pub fn result_path(&self, runs: &Path) -> PathBuf {
         runs.join(format!("{}.json", self.example()))
     }
+
+    /// Done: its result file holds what the lab measures, written by this version of gpulab (a
+    /// file that merely exists, is empty, or came from an older version does not count).
+    pub fn is_done(&self, runs: &Path) -> bool {
+        let Ok(text) = std::fs::read_to_string(self.result_path(runs)) else {
+            return false;
+        };
+        let Ok(saved) = serde_json::from_str::<SavedResult>(&text) else {
+            return false;
+        };
+        saved.lab == self.example()
+            && saved.gpulab_version == env!("CARGO_PKG_VERSION")
+            && match &saved.result {
+                serde_json::Value::Null => false,
+                serde_json::Value::Object(o) => !o.is_empty(),
+                serde_json::Value::Array(a) => !a.is_empty(),
+                _ => true,
+            }
+    }
+}
+
+/// A lab's result as `save_result` writes it.
+#[derive(Debug, Serialize, Deserialize)]
+struct SavedResult {
+    lab: String,
+    gpulab_version: String,
+    result: serde_json::Value,
 }
 
 /// The manifest.
@@ -92,13 +119,9 @@ impl Manifest {
     pub fn find(&self, query: &str, runs: &Path) -> Result<&Lab> {
         let q = query.trim();
         if q.eq_ignore_ascii_case("next") {
-            return self
-                .labs
-                .iter()
-                .find(|l| !l.result_path(runs).exists())
-                .ok_or_else(|| {
-                    Error::Invalid("every lab is done; run any again with `gpulab lab <id>`".into())
-                });
+            return self.labs.iter().find(|l| !l.is_done(runs)).ok_or_else(|| {
+                Error::Invalid("every lab is done; run any again with `gpulab lab <id>`".into())
+            });
         }
         let as_id = q.parse::<u32>().ok().map(|n| format!("{n:02}"));
         self.labs
@@ -119,11 +142,7 @@ impl Manifest {
 
     /// The progress line and one line per lab (✓ done, · to do).
     pub fn progress(&self, runs: &Path) -> String {
-        let done: Vec<bool> = self
-            .labs
-            .iter()
-            .map(|l| l.result_path(runs).exists())
-            .collect();
+        let done: Vec<bool> = self.labs.iter().map(|l| l.is_done(runs)).collect();
         let n = done.iter().filter(|d| **d).count();
         let width = 20;
         let filled = n * width / self.labs.len().max(1);
@@ -173,7 +192,12 @@ pub fn runs_dir(start: &std::path::Path) -> PathBuf {
 /// Saves a lab's result as JSON under `data/runs/` (atomically; a rerun replaces it).
 pub fn save_result(example: &str, value: &impl Serialize) -> Result<PathBuf> {
     let path = PathBuf::from(RUNS_DIR).join(format!("{example}.json"));
-    let text = serde_json::to_string_pretty(value)? + "\n";
+    let saved = SavedResult {
+        lab: example.to_string(),
+        gpulab_version: env!("CARGO_PKG_VERSION").to_string(),
+        result: serde_json::to_value(value)?,
+    };
+    let text = serde_json::to_string_pretty(&saved)? + "\n";
     crate::files::write_atomic(&path, text.as_bytes(), true)?;
     Ok(path)
 }
@@ -211,6 +235,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_lab_is_done_only_when_its_result_holds_a_measurement_of_this_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let lab = Manifest::shipped().labs[0].clone();
+        let path = lab.result_path(dir.path());
+        assert!(!lab.is_done(dir.path()));
+        std::fs::write(&path, "").unwrap();
+        assert!(!lab.is_done(dir.path()), "an empty file is not a result");
+        std::fs::write(&path, "{\"ok\": true}").unwrap();
+        assert!(
+            !lab.is_done(dir.path()),
+            "an older, unversioned file is not either"
+        );
+        let saved = SavedResult {
+            lab: lab.example(),
+            gpulab_version: env!("CARGO_PKG_VERSION").into(),
+            result: serde_json::json!({ "n": 1024 }),
+        };
+        std::fs::write(&path, serde_json::to_string(&saved).unwrap()).unwrap();
+        assert!(lab.is_done(dir.path()));
+    }
+
+    #[test]
     fn the_repository_is_found_from_any_folder_inside_it() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         assert_eq!(
@@ -229,6 +275,21 @@ mod tests {
         assert_eq!(m.find("gpu-check", dir.path()).unwrap().id, "01");
         assert_eq!(m.find("next", dir.path()).unwrap().id, "01");
         std::fs::write(m.labs[0].result_path(dir.path()), "{}").unwrap();
+        assert_eq!(
+            m.find("next", dir.path()).unwrap().id,
+            "01",
+            "an empty result is no result"
+        );
+        let saved = SavedResult {
+            lab: m.labs[0].example(),
+            gpulab_version: env!("CARGO_PKG_VERSION").into(),
+            result: serde_json::json!({ "verdict": "no GPU" }),
+        };
+        std::fs::write(
+            m.labs[0].result_path(dir.path()),
+            serde_json::to_string(&saved).unwrap(),
+        )
+        .unwrap();
         assert_eq!(m.find("next", dir.path()).unwrap().id, "02");
         assert!(m.progress(dir.path()).contains("1/6"));
         assert!(m
