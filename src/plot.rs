@@ -220,8 +220,24 @@ where
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
+    // Whole-number x values over a short span (optimizer states, a few batch sizes): one label
+    // per value, not 0.2 steps between them.
+    let xs: Vec<f64> = panel
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .collect();
+    let whole = !xs.is_empty() && xs.iter().all(|x| (x - x.round()).abs() < 1e-9);
+    let span =
+        xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min);
+    let x_labels = if whole && !panel.log_x && span <= 12.0 {
+        span as usize + 1
+    } else {
+        10
+    };
     chart
         .configure_mesh()
+        .x_labels(x_labels)
         .x_desc(&panel.x_label)
         .y_desc(&panel.y_label)
         .x_label_formatter(&|v| tick_label(*v))

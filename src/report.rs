@@ -301,7 +301,11 @@ pub fn gather(
         .iter()
         .map(|&f| crate::memory::models::ModelConfig::default_for(f))
         .collect();
-    config.optimizers = vec![OptimizerKind::Sgd, OptimizerKind::Adamw];
+    config.optimizers = vec![
+        OptimizerKind::Sgd,
+        OptimizerKind::Momentum,
+        OptimizerKind::Adamw,
+    ];
     config.batches.clear();
     config.seq_lens.clear();
     let results = suite::run(&config, |_, _| {});
@@ -363,40 +367,64 @@ pub fn host_name() -> String {
 }
 
 /// The report's memory plot: measured bytes per parameter of the GPT step against the number
-/// of optimizer states, one line per dtype.
+/// of optimizer states (SGD 0, momentum 1, AdamW 2), one colour per dtype: measured points beside
+/// the textbook's line for the same recipe, and the lesson's 2-byte rule it exists to contrast.
 pub fn memory_panels(r: &EnvironmentReport) -> Vec<crate::plot::Panel> {
+    use crate::memory::formulas::{textbook_state_bytes, Precision};
+    use crate::plot::{Series, Style};
+    let mut series = Vec::new();
+    for (i, (dt, precision)) in [("f32", Precision::F32), ("bf16", Precision::Bf16)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut points: Vec<(f64, f64)> = r
+            .measure
+            .results
+            .iter()
+            .filter(|x| {
+                crate::dtype::name(x.config.dtype) == dt
+                    && x.config.model.family == crate::memory::models::Family::Gpt
+            })
+            .filter_map(|x| {
+                x.measurement.as_ref().map(|m| {
+                    (
+                        x.config.optimizer.states_per_param() as f64,
+                        crate::memory::export::model_states_per_param(m),
+                    )
+                })
+            })
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        series.push(Series {
+            label: format!("{dt} measured (weights + gradients + state)"),
+            points,
+            style: Style::Points,
+            color: Some(i),
+        });
+        series.push(Series {
+            label: format!("{dt} textbook"),
+            points: (0..=2)
+                .map(|k| (k as f64, textbook_state_bytes(precision, k).total()))
+                .collect(),
+            style: Style::Line,
+            color: Some(i),
+        });
+    }
+    series.push(Series {
+        label: "the lesson's 2-byte rule (fp16 weights only)".into(),
+        points: vec![(0.0, 2.0), (2.0, 2.0)],
+        style: Style::Line,
+        color: Some(3),
+    });
     vec![crate::plot::Panel {
-        title: "Measured bytes per parameter (GPT, one training step)".into(),
-        x_label: "optimizer states per parameter (0 sgd, 2 adamw)".into(),
+        title: "Bytes per parameter of one training step (GPT): measured, textbook, 2-byte rule"
+            .into(),
+        x_label: "optimizer states per parameter (0 SGD, 1 momentum, 2 AdamW)".into(),
         y_label: "bytes / parameter".into(),
         log_x: false,
         log_y: false,
         x_ticks: Vec::new(),
-        series: ["f32", "bf16"]
-            .iter()
-            .map(|dt| crate::plot::Series {
-                style: crate::plot::Style::LinePoints,
-                color: None,
-                label: format!("{dt} weights+grads+state"),
-                points: r
-                    .measure
-                    .results
-                    .iter()
-                    .filter(|x| {
-                        crate::dtype::name(x.config.dtype) == *dt
-                            && x.config.model.family == crate::memory::models::Family::Gpt
-                    })
-                    .filter_map(|x| {
-                        x.measurement.as_ref().map(|m| {
-                            (
-                                x.config.optimizer.states_per_param() as f64,
-                                crate::memory::export::model_states_per_param(m),
-                            )
-                        })
-                    })
-                    .collect(),
-            })
-            .collect(),
+        series,
     }]
 }
 
