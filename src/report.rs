@@ -555,8 +555,10 @@ mod tests {
             assert!(ko.contains(heading), "{heading}");
         }
         let en = to_markdown(&r, Lang::En, &plots);
+        // The reason is said once, at the first empty GPU field; the others point at it.
+        assert_eq!(en.matches("(empty because:").count(), 1, "{en}");
         assert!(
-            en.contains("- GPU time: — (empty because"),
+            en.contains("- GPU time: — (empty for the reason above)"),
             "GPU fields say why they are empty"
         );
     }
