@@ -461,17 +461,39 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    // The bar counts milliseconds of the stages as they took last time on this machine
+    // (data/runs/report-stages.json; typical times on a 2-core machine the first time), so its
+    // ETA follows the real, uneven stages rather than counting them as equal steps.
     let stages = ["check", "bench", "measure", "fit"];
-    let bar = progress(stages.len() as u64, quiet);
+    let timings_path = gpulab::labs::runs_dir(&cwd()).join("report-stages.json");
+    let expected: Vec<u64> = std::fs::read_to_string(&timings_path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Vec<u64>>(&t).ok())
+        .filter(|v| v.len() == stages.len() && v.iter().all(|ms| *ms > 0))
+        .unwrap_or_else(|| vec![2_000, 8_000, 10_000, 2_000]);
+    let bar = progress(expected.iter().sum(), quiet);
     let mut done = 0;
+    let mut started = std::time::Instant::now();
+    let mut took: Vec<u64> = Vec::new();
     let python = (!args.no_torch).then(|| gpulab::memory::torch::python(args.python.as_deref()));
     let r = report::gather(timeout, python, |stage| {
         if done > 0 {
-            bar.inc(1);
+            took.push(started.elapsed().as_millis().max(1) as u64);
+            bar.inc(expected[done - 1]);
         }
+        started = std::time::Instant::now();
         done += 1;
         bar.set_message(stage.to_string());
     });
+    took.push(started.elapsed().as_millis().max(1) as u64);
+    if took.len() == stages.len() {
+        // Only a hint for the next bar: a write that fails costs nothing.
+        let _ = write_atomic(
+            &timings_path,
+            serde_json::to_string(&took)?.as_bytes(),
+            true,
+        );
+    }
     bar.finish_and_clear();
     let bench_panels = bench::export::plot_panels(&r.bench);
     gpulab::plot::write_svg(&speed_path, &bench_panels, args.force)?;
