@@ -141,13 +141,14 @@ impl Manifest {
     }
 
     /// The progress line and one line per lab (✓ done, · to do).
-    pub fn progress(&self, runs: &Path) -> String {
+    pub fn progress(&self, runs: &Path, korean: bool) -> String {
         let done: Vec<bool> = self.labs.iter().map(|l| l.is_done(runs)).collect();
         let n = done.iter().filter(|d| **d).count();
         let width = 20;
         let filled = n * width / self.labs.len().max(1);
         let mut out = format!(
-            "Progress: [{}{}] {n}/{}\n\n",
+            "{}: [{}{}] {n}/{}\n\n",
+            if korean { "진행" } else { "Progress" },
             "#".repeat(filled),
             "-".repeat(width - filled),
             self.labs.len()
@@ -157,11 +158,11 @@ impl Manifest {
                 "{} {}  {}{}\n",
                 if d { "✓" } else { "·" },
                 lab.dir_name(),
-                lab.title,
-                if lab.needs_gpu {
-                    "  (GPU part optional on a CPU)"
-                } else {
-                    ""
+                if korean { &lab.title_ko } else { &lab.title },
+                match (lab.needs_gpu, korean) {
+                    (false, _) => "",
+                    (true, false) => "  (GPU part optional on a CPU)",
+                    (true, true) => "  (GPU 부분은 CPU에서는 건너뛰어도 됨)",
                 }
             ));
         }
@@ -291,7 +292,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.find("next", dir.path()).unwrap().id, "02");
-        assert!(m.progress(dir.path()).contains("1/6"));
+        assert!(m.progress(dir.path(), false).contains("1/6"));
+        assert!(m.progress(dir.path(), true).contains("진행"));
         assert!(m
             .find("99", dir.path())
             .unwrap_err()

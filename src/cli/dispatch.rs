@@ -28,11 +28,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report(&args, cli.quiet),
         Command::Compare(args) => compare(&args),
         Command::Labs => {
+            let korean = gpulab::report::Lang::from_locale() == gpulab::report::Lang::Ko;
             say!(
                 "{}",
-                gpulab::labs::Manifest::shipped().progress(&gpulab::labs::runs_dir(&cwd()))
+                gpulab::labs::Manifest::shipped().progress(&gpulab::labs::runs_dir(&cwd()), korean)
             );
-            sayln!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
+            if korean {
+                sayln!("\n다음: gpulab lab next   ·   힌트: gpulab hint next");
+            } else {
+                sayln!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Lab(args) => lab(&args),
@@ -546,7 +551,13 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
         .join(lab.example())
         .exists()
     {
-        eprintln!("The first run of a lab compiles it (a minute or two while cargo builds); later runs start at once.\n");
+        if lang(&args.lang)? == gpulab::report::Lang::Ko {
+            eprintln!(
+                "실습을 처음 실행하면 cargo가 컴파일합니다(1~2분). 다음부터는 바로 시작합니다.\n"
+            );
+        } else {
+            eprintln!("The first run of a lab compiles it (a minute or two while cargo builds); later runs start at once.\n");
+        }
     }
     let mut cmd = std::process::Command::new("cargo");
     cmd.current_dir(&root);
