@@ -15,7 +15,7 @@
 //! the lesson file's per-sample figure (CNNs). A run that fits but takes longer than a day on a
 //! CPU, or longer than Colab's 12-hour session on its free T4, is judged impractical there.
 //!
-//! One file on purpose (~670 lines): a verdict's memory, time, cost and recommendation are one
+//! One file on purpose (~720 lines): a verdict's memory, time, cost and recommendation are one
 //! judgement, read together.
 
 use serde::{Deserialize, Serialize};
