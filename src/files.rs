@@ -97,17 +97,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Invalid(format!(
-            "{} is a file, not a folder: choose another path for {}",
-            dir.display(),
-            path.display()
-        )));
-    }
-    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    ensure_dir(dir, &format!("for {}", path.display()))?;
     // tempfile's errors carry the temporary file's name, which means nothing to the user: keep
     // the OS's reason and name the file they asked for.
     let io = |source: std::io::Error| Error::Io {
@@ -132,19 +122,27 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
 /// Makes sure `dir` is a folder this process can write files into (creating it if needed), so a
 /// command can refuse before its work rather than fail after it.
 pub fn writable_dir(dir: &Path) -> Result<()> {
+    ensure_dir(dir, "for the output")?;
+    tempfile::NamedTempFile::new_in(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source: os_reason(source),
+    })?;
+    Ok(())
+}
+
+/// `dir` as a folder, created if missing: a file in its place is refused (`what` says what the
+/// folder was for), and the OS's error names the folder.
+fn ensure_dir(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Invalid(format!(
-            "{} is a file, not a folder: choose a folder for the output",
+            "{} is a file, not a folder: choose another path {what}",
             dir.display()
         )));
     }
-    let io = |source: std::io::Error| Error::Io {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),
         source: os_reason(source),
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    Ok(())
+    })
 }
 
 /// The OS's own error inside one of tempfile's, which wraps it with the temporary file's path

@@ -247,8 +247,7 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
             None => "not asked".into(),
         },
         gpu_memory,
-        colab: env.colab
-            || check.host.platform.provider == Some(crate::probe::platform::Provider::Colab),
+        colab: env.colab,
         cloud_gpu: check.host.platform.is_cloud() && !check.driver.gpus.is_empty(),
         bench_size,
         cpu_time_s,

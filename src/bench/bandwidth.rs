@@ -177,35 +177,23 @@ pub fn measure_cpu(threads: usize, budget: Duration) -> Vec<BandwidthResult> {
             }
         });
     };
-    let mut results = Vec::new();
+    // STREAM's counting: a copy reads one array and writes one, the triad reads two.
     let bytes = (n * 4) as u64;
-    let times = time_calls(budget, 5, || {
-        copy(&mut a);
-        Ok(())
-    })
-    .unwrap_or_default();
-    std::hint::black_box(&a);
-    results.push(BandwidthResult::measured(
-        DeviceSpec::Cpu,
-        Transfer::Copy,
-        2 * bytes,
-        &times,
-        None,
-    ));
-    let times = time_calls(budget, 5, || {
-        triad(&mut a);
-        Ok(())
-    })
-    .unwrap_or_default();
-    std::hint::black_box(&a);
-    results.push(BandwidthResult::measured(
-        DeviceSpec::Cpu,
-        Transfer::Triad,
-        3 * bytes,
-        &times,
-        None,
-    ));
-    results
+    [(Transfer::Copy, 2), (Transfer::Triad, 3)]
+        .into_iter()
+        .map(|(transfer, arrays)| {
+            let times = time_calls(budget, 5, || {
+                match transfer {
+                    Transfer::Copy => copy(&mut a),
+                    _ => triad(&mut a),
+                }
+                Ok(())
+            })
+            .unwrap_or_default();
+            std::hint::black_box(&a);
+            BandwidthResult::measured(DeviceSpec::Cpu, transfer, arrays * bytes, &times, None)
+        })
+        .collect()
 }
 
 /// Copy and triad in a CUDA device's own memory through Candle's kernels, and host↔device copies

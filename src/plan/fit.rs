@@ -27,6 +27,8 @@ use crate::units::Bytes;
 
 /// Free GPU sessions (Colab) end after at most 12 hours (data/docs/platforms.md).
 pub const FREE_SESSION_HOURS: f64 = crate::plan::session::COLAB_FREE_SESSION_H;
+/// The target that stands for Colab's free T4 (free, and bounded by its session).
+pub const COLAB_FREE_T4: &str = "T4 (Colab free)";
 /// A run longer than this on a CPU is not a lesson one waits for: "✗ too slow" there, whatever
 /// the memory says.
 pub const CPU_PRACTICAL_HOURS: f64 = 24.0;
@@ -135,7 +137,7 @@ impl Target {
     /// The standard cloud targets: Colab's free T4, L4, A100 80 GB, H100 SXM.
     pub fn cloud(catalog: &Catalog) -> Vec<Target> {
         [
-            ("T4", "T4 (Colab free)"),
+            ("T4", COLAB_FREE_T4),
             ("L4", "L4"),
             ("A100-80GB", "A100-80GB"),
             ("H100-SXM", "H100"),
@@ -144,7 +146,7 @@ impl Target {
         .filter_map(|(id, name)| catalog.get(id).ok().map(|g| Target::from_catalog(g, name)))
         .map(|mut t| {
             // The catalogue's T4 price is a rented one; Colab's free tier costs nothing.
-            if t.name == "T4 (Colab free)" {
+            if t.name == COLAB_FREE_T4 {
                 t.price = (0.0, 0.0);
             }
             t
@@ -579,7 +581,7 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                     "{} on this CPU: past {CPU_PRACTICAL_HOURS:.0} h a run is no lesson to wait for",
                     fmt_hours(hours)
                 ))
-            } else if t.name == "T4 (Colab free)" && hours > FREE_SESSION_HOURS {
+            } else if t.name == COLAB_FREE_T4 && hours > FREE_SESSION_HOURS {
                 Some(format!(
                     "{} is longer than Colab's free session ({FREE_SESSION_HOURS:.0} h at most)",
                     fmt_hours(hours)
@@ -650,7 +652,7 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
     // Why the free T4 is not the answer, when it fits but runs past its session.
     let free_t4_note = cells
         .iter()
-        .find(|c| c.target == "T4 (Colab free)" && c.fits)
+        .find(|c| c.target == COLAB_FREE_T4 && c.fits)
         .and_then(|c| c.impractical.as_ref())
         .map(|why| format!("; not the free T4: {why}"))
         .unwrap_or_default();

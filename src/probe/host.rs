@@ -64,7 +64,16 @@ pub fn detect() -> HostInfo {
         (Some(name), None) => name,
         _ => std::env::consts::OS.to_string(),
     };
-    let environment = detect_environment();
+    // Colab and WSL are what the platform's signs say (one reading of the variables and of
+    // the kernel release); the container is read first because the platform needs it.
+    let container = detect_container();
+    let platform =
+        crate::probe::platform::classify(&crate::probe::platform::Signs::read(container.clone()));
+    let environment = Environment {
+        colab: platform.provider == Some(crate::probe::platform::Provider::Colab),
+        wsl: platform.kind == crate::probe::platform::PlaceKind::Wsl,
+        container,
+    };
     HostInfo {
         os,
         arch: std::env::consts::ARCH.to_string(),
@@ -77,9 +86,7 @@ pub fn detect() -> HostInfo {
         ram_total: Bytes(system.total_memory()),
         ram_available: Bytes(system.available_memory()),
         uptime_s: crate::probe::platform::uptime_s(environment.container.is_some()),
-        platform: crate::probe::platform::classify(&crate::probe::platform::Signs::read(
-            environment.container.clone(),
-        )),
+        platform,
         environment,
     }
 }
@@ -121,11 +128,9 @@ pub fn simd_level() -> &'static str {
     }
 }
 
-fn detect_environment() -> Environment {
-    let colab = ["COLAB_RELEASE_TAG", "COLAB_GPU", "COLAB_BACKEND_VERSION"]
-        .into_iter()
-        .any(|k| std::env::var_os(k).is_some());
-    let container = if std::path::Path::new("/.dockerenv").exists() {
+/// Inside a container: which runtime (Docker, Podman, Kubernetes, or what /proc/1/cgroup names).
+fn detect_container() -> Option<String> {
+    if std::path::Path::new("/.dockerenv").exists() {
         Some("docker".to_string())
     } else if std::path::Path::new("/run/.containerenv").exists() {
         Some("podman".to_string())
@@ -140,14 +145,6 @@ fn detect_environment() -> Environment {
                     .find(|k| cg.contains(k))
             })
             .map(str::to_string)
-    };
-    let wsl = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-        .map(|r| r.to_lowercase().contains("microsoft"))
-        .unwrap_or(false);
-    Environment {
-        colab,
-        container,
-        wsl,
     }
 }
 
