@@ -12,8 +12,12 @@
 //! - [`plan`] — will it fit: estimates, and every course lesson judged on every target.
 //! - [`report`] — the lesson's environment report, and `compare`.
 //! - The learner's path: [`labs`].
-//! - Shared: [`dtype`], [`units`], [`files`], [`process`], [`stats`], [`table`], [`plot`], [`output`],
+//! - Shared: [`i18n`] (the message catalogue: every sentence in Korean and English), [`dtype`], [`units`], [`files`], [`process`], [`stats`], [`table`], [`plot`], [`output`],
 //!   [`suggest`], [`error`].
+
+// First, so its `t!`/`tl!` macros are in scope in every module below.
+#[macro_use]
+pub mod i18n;
 
 pub mod bench;
 pub mod dtype;

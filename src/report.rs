@@ -20,44 +20,8 @@ pub use markdown::to_markdown;
 /// Version of the report JSON.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;
 
-/// Report language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Lang {
-    /// 한국어 (the course's language).
-    Ko,
-    /// English.
-    En,
-}
-
-impl Lang {
-    /// Parses "ko" / "en".
-    pub fn parse(text: &str) -> crate::Result<Lang> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "ko" | "kr" | "korean" => Ok(Lang::Ko),
-            "en" | "english" => Ok(Lang::En),
-            other => Err(crate::Error::Invalid(format!(
-                "unknown language {other:?}: use ko or en"
-            ))),
-        }
-    }
-
-    /// From the locale (LC_ALL, LC_MESSAGES, LANG): Korean when it says ko, else English.
-    pub fn from_locale() -> Lang {
-        for var in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let Ok(v) = std::env::var(var) {
-                if !v.is_empty() {
-                    return if v.to_ascii_lowercase().starts_with("ko") {
-                        Lang::Ko
-                    } else {
-                        Lang::En
-                    };
-                }
-            }
-        }
-        Lang::En
-    }
-}
+/// The report's language: the catalogue's (re-exported where reports were always written).
+pub use crate::i18n::Lang;
 
 /// The template's fields, filled (each `None` carries its reason in `why_empty`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,27 +113,24 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
     });
     let nvidia_smi = match &check.driver.failure {
         Some(f) => f.explain(),
-        None => format!(
-            "{} GPU(s), driver {}, CUDA {}",
-            check.driver.gpus.len(),
-            check.driver.versions.driver.as_deref().unwrap_or("?"),
-            check.driver.versions.cuda.as_deref().unwrap_or("?")
+        None => t!(
+            "rep-smi-ok",
+            count = check.driver.gpus.len(),
+            driver = check.driver.versions.driver.as_deref().unwrap_or("?"),
+            cuda = check.driver.versions.cuda.as_deref().unwrap_or("?")
         ),
     };
     let fw = &check.framework;
     let framework_cuda = if !fw.compiled_with_cuda {
-        format!(
-            "candle {}: built without CUDA (Device::new_cuda fails by design)",
-            fw.candle_version
-        )
+        t!("rep-framework-no-cuda", version = fw.candle_version)
     } else {
-        format!(
-            "candle {} with CUDA {} (cc {}): {} device(s), {}",
-            fw.candle_version,
-            fw.build_cuda_toolkit.as_deref().unwrap_or("?"),
-            fw.build_compute_cap.as_deref().unwrap_or("?"),
-            fw.device_count.unwrap_or(0),
-            check.diagnosis.overall.label()
+        t!(
+            "rep-framework-cuda",
+            version = fw.candle_version,
+            cuda = fw.build_cuda_toolkit.as_deref().unwrap_or("?"),
+            cc = fw.build_compute_cap.as_deref().unwrap_or("?"),
+            count = fw.device_count.unwrap_or(0),
+            readiness = check.diagnosis.overall.label()
         )
     };
     let gpu_memory = (!gpus.is_empty()).then(|| {
@@ -228,11 +189,13 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
     let mut runs_here = Vec::new();
     let mut needs_elsewhere = Vec::new();
     for v in fit {
-        let local =
-            v.recommendation.starts_with("this CPU") || v.recommendation.starts_with("local:");
+        // Judged by the target's name, not the sentence: the sentence is in a language.
+        let local = v.recommended.as_deref().is_some_and(|t| {
+            t == crate::plan::fit::THIS_CPU || t.starts_with("local:")
+        });
         if local {
             runs_here.push(v.id.clone());
-        } else if !v.recommendation.starts_with("nothing to train") {
+        } else if !trains_nothing(v) {
             needs_elsewhere.push((v.id.clone(), v.recommendation.clone()));
         }
     }
@@ -244,7 +207,7 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
         framework_cuda,
         pytorch_cuda: match &check.torch {
             Some(t) => t.summary(),
-            None => "not asked".into(),
+            None => t!("rep-torch-not-asked"),
         },
         gpu_memory,
         colab: env.colab,
@@ -257,6 +220,11 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
         runs_here,
         needs_elsewhere,
     }
+}
+
+/// A lesson whose code trains nothing runs nowhere: every cell is "n/a".
+pub fn trains_nothing(v: &Verdict) -> bool {
+    v.cells.iter().all(|c| !c.runnable)
 }
 
 /// Runs every stage and assembles the report. `on_stage` hears each stage's name as it starts

@@ -21,6 +21,17 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
 }
 
+/// Columns a text takes in a terminal: Hangul and other wide characters take two, so Korean
+/// headers and labels line up with English ones.
+pub fn width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` padded with spaces to `columns` terminal columns (a label column).
+pub fn pad(text: &str, columns: usize) -> String {
+    format!("{text}{}", " ".repeat(columns.saturating_sub(width(text))))
+}
+
 impl Table {
     /// A table with these columns; names ending in a space-separated unit stay as written.
     pub fn new(header: &[&str], align: &[Align]) -> Table {
@@ -48,17 +59,17 @@ impl Table {
     }
 
     fn widths(&self) -> Vec<usize> {
-        let mut w: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
+        let mut w: Vec<usize> = self.header.iter().map(|h| width(h)).collect();
         for row in &self.rows {
             for (i, cell) in row.iter().enumerate() {
-                w[i] = w[i].max(cell.chars().count());
+                w[i] = w[i].max(width(cell));
             }
         }
         w
     }
 
     fn pad(&self, i: usize, cell: &str, width: usize) -> String {
-        let fill = width.saturating_sub(cell.chars().count());
+        let fill = width.saturating_sub(self::width(cell));
         match self.align.get(i).copied().unwrap_or(Align::Left) {
             Align::Left => format!("{cell}{}", " ".repeat(fill)),
             Align::Right => format!("{}{cell}", " ".repeat(fill)),

@@ -29,6 +29,29 @@ use crate::units::Bytes;
 pub const FREE_SESSION_HOURS: f64 = crate::plan::session::COLAB_FREE_SESSION_H;
 /// The target that stands for Colab's free T4 (free, and bounded by its session).
 pub const COLAB_FREE_T4: &str = "T4 (Colab free)";
+
+/// This CPU's target name (an identifier, like [`COLAB_FREE_T4`]; people read
+/// [`target_label`]'s translation).
+pub const THIS_CPU: &str = "this CPU";
+
+/// A target's name as a person reads it: the two names gpulab gives are translated, GPU
+/// names are names.
+pub fn target_label(name: &str) -> String {
+    match name {
+        THIS_CPU => t!("target-this-cpu"),
+        COLAB_FREE_T4 => t!("target-colab-free-t4"),
+        other => other.to_string(),
+    }
+}
+
+/// What bounds a step ("compute", "memory", "overhead"), as a person reads it.
+pub fn bound_label(bound: &str) -> String {
+    match bound {
+        "compute" => t!("bound-compute"),
+        "memory" => t!("bound-memory"),
+        _ => t!("bound-overhead"),
+    }
+}
 /// A run longer than this on a CPU is not a lesson one waits for: "✗ too slow" there, whatever
 /// the memory says.
 pub const CPU_PRACTICAL_HOURS: f64 = 24.0;
@@ -78,15 +101,22 @@ impl FitReport {
 
     /// The terminal text of `gpulab fit`: how it judges, the targets, the table, multi-GPU plans.
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "Will each lesson fit? Memory by textbook formula; time = steps × (the larger of compute and memory time + a per-step floor: {:.1} ms on a CPU, {:.1} ms on a GPU). Impractical: over {CPU_PRACTICAL_HOURS:.0} h on a CPU, over Colab's {FREE_SESSION_HOURS:.0} h session on its free T4.\n",
-            crate::plan::timing::CPU_STEP_FLOOR_S * 1e3,
-            crate::plan::timing::GPU_STEP_FLOOR_S * 1e3,
-        );
+        let mut out = t!(
+            "fit-intro",
+            cpu_floor = format!("{:.1}", crate::plan::timing::CPU_STEP_FLOOR_S * 1e3),
+            gpu_floor = format!("{:.1}", crate::plan::timing::GPU_STEP_FLOOR_S * 1e3),
+            cpu_hours = format!("{CPU_PRACTICAL_HOURS:.0}"),
+            colab_hours = format!("{FREE_SESSION_HOURS:.0}")
+        ) + "\n";
         for t in &self.targets {
             out.push_str(&format!(
-                "  {}: {} memory, {}\n",
-                t.name, t.memory, t.rates.source
+                "  {}\n",
+                t!(
+                    "fit-target-line",
+                    name = target_label(&t.name),
+                    memory = t.memory,
+                    source = t.rates.source
+                )
             ));
         }
         out.push('\n');
@@ -96,7 +126,7 @@ impl FitReport {
             .iter()
             .any(|v| v.cells.iter().any(|c| c.caveat.is_some()))
         {
-            out.push_str("✓*: fits, but the lesson's code as written runs on the CPU (it hard-codes device=\"cpu\")\n");
+            out.push_str(&(t!("fit-caveat-legend") + "\n"));
         }
         for v in &self.verdicts {
             if let Some(p) = &v.multi_gpu {
@@ -161,13 +191,16 @@ fn gpu_rates(spec: &GpuSpec) -> crate::plan::timing::Rates {
         spec.fp32_tflops,
         spec.fp16_tflops.max(spec.bf16_tflops),
         spec.bandwidth_gbs,
-        format!(
-            "datasheet ({}): {} TFLOP/s f32, {} TFLOP/s 16-bit at {:.0}% for large matrices, {} GB/s",
-            spec.name,
-            spec.fp32_tflops,
-            spec.fp16_tflops.max(spec.bf16_tflops),
-            crate::plan::timing::GPU_LARGE_MATMUL_FRACTION * 100.0,
-            spec.bandwidth_gbs
+        t!(
+            "fit-datasheet",
+            name = spec.name,
+            f32 = spec.fp32_tflops,
+            half = spec.fp16_tflops.max(spec.bf16_tflops),
+            share = format!(
+                "{:.0}",
+                crate::plan::timing::GPU_LARGE_MATMUL_FRACTION * 100.0
+            ),
+            bandwidth = spec.bandwidth_gbs
         ),
     )
 }
@@ -185,7 +218,7 @@ pub fn cpu_from_bench(report: &crate::bench::BenchReport) -> Target {
 
 fn cpu_target(rates: crate::plan::timing::Rates) -> Target {
     Target {
-        name: "this CPU".into(),
+        name: THIS_CPU.into(),
         memory: crate::probe::host::available_ram(),
         gpu: false,
         price: (0.0, 0.0),
@@ -211,7 +244,7 @@ pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catal
                         5.0,
                         10.0,
                         300.0,
-                        "unknown GPU: assumed 5 TFLOP/s f32, 10 TFLOP/s 16-bit, 300 GB/s".into(),
+                        t!("fit-unknown-gpu-rates"),
                     )
                 }),
             })
@@ -222,101 +255,109 @@ pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catal
 /// The detail of one verdict, for `fit --lesson`.
 pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
     use std::fmt::Write as _;
+    use crate::table::pad;
     let mut out = format!("{} — {}\n", w.id, w.title);
     let _ = writeln!(
         out,
-        "{} params{} · {} · {} · batch {} · {}{}",
-        w.params,
-        w.trainable_params
-            .map(|t| format!(" ({t} trainable)"))
-            .unwrap_or_default(),
-        w.dtype.name(),
-        w.optimizer.map_or("no optimizer", |o| o.name()),
-        w.batch,
-        w.mode.describe(),
-        w.note
-            .as_ref()
-            .map(|n| format!("\nnote: {n}"))
-            .unwrap_or_default()
+        "{}",
+        t!(
+            "fit-detail-params",
+            params = w.params,
+            trainable = w
+                .trainable_params
+                .map(|n| t!("fit-trainable", count = n))
+                .unwrap_or_default(),
+            dtype = w.dtype.name(),
+            optimizer = w.optimizer.map_or_else(|| t!("fit-no-optimizer"), |o| o.name().to_string()),
+            batch = w.batch,
+            mode = w.mode.describe(),
+            note = w
+                .note
+                .as_ref()
+                .map(|n| format!("\n{}", t!("fit-note", text = n)))
+                .unwrap_or_default()
+        )
     );
     let m = &v.memory;
-    let _ = writeln!(
-        out,
-        "\nMemory (weights, gradients and state by formula; activations as the total line says):"
-    );
+    let _ = writeln!(out, "\n{}", t!("fit-memory-heading"));
     for (name, b) in [
-        ("weights", m.weights),
-        ("gradients", m.gradients),
-        ("optimizer state", m.optimizer_state),
-        ("activations", m.activations),
+        (t!("mem-weights"), m.weights),
+        (t!("mem-gradients"), m.gradients),
+        (t!("mem-optimizer-state"), m.optimizer_state),
+        (t!("mem-activations"), m.activations),
     ] {
-        let _ = writeln!(out, "  {name:16} {b}");
+        let _ = writeln!(out, "  {} {b}", pad(&name, 16));
     }
     let _ = writeln!(
         out,
-        "  {:16} {} (activations: {})",
-        "total",
-        m.total(),
-        m.activations_source
+        "  {} {}",
+        pad(&t!("mem-total"), 16),
+        t!("fit-total-line", total = m.total(), source = m.activations_source)
     );
-    let _ = writeln!(
-        out,
-        "  + CUDA context on a GPU, typically {}",
-        CUDA_CONTEXT_TYPICAL
-    );
-    let _ = writeln!(out, "\nWork: {:.3e} FLOPs for the whole run", v.flops);
-    let _ = writeln!(out, "\nTargets:");
+    let _ = writeln!(out, "  {}", t!("fit-cuda-context", size = CUDA_CONTEXT_TYPICAL));
+    let _ = writeln!(out, "\n{}", t!("fit-work", flops = format!("{:.3e}", v.flops)));
+    let _ = writeln!(out, "\n{}", t!("fit-targets"));
     for (c, t) in v.cells.iter().zip(targets) {
+        let state = if !c.runnable {
+            t!("fit-state-na")
+        } else if !c.fits {
+            t!("fit-state-too-small")
+        } else if c.impractical.is_some() {
+            t!("fit-state-too-slow")
+        } else {
+            t!("fit-state-fits")
+        };
         let _ = writeln!(
             out,
-            "  {:22} {:9} needs {:>10} of {:>10} · {:>6} · {} · {}",
-            c.target,
-            if !c.runnable {
-                "n/a"
-            } else if !c.fits {
-                "too small"
-            } else if c.impractical.is_some() {
-                "too slow"
-            } else {
-                "fits"
-            },
-            c.needed,
-            t.memory,
-            fmt_hours(c.hours),
-            crate::plan::session::usd_range(c.cost),
-            t.rates.source
+            "  {}",
+            t!(
+                "fit-target-detail",
+                name = pad(&target_label(&c.target), 22),
+                state = pad(&state, 9),
+                needed = format!("{:>10}", c.needed.to_string()),
+                memory = format!("{:>10}", t.memory.to_string()),
+                time = format!("{:>6}", fmt_hours(c.hours)),
+                cost = crate::plan::session::usd_range(c.cost),
+                source = t.rates.source
+            )
         );
         if let Some(s) = &c.step {
             let _ = writeln!(
                 out,
-                "  {:22} a step: {:.2} ms compute (n ≈ {:.0}), {:.2} ms memory, {:.2} ms floor → {}-bound",
-                "",
-                s.compute_s * 1e3,
-                s.n_eff,
-                s.memory_s * 1e3,
-                s.floor_s * 1e3,
-                s.bound
+                "  {} {}",
+                pad("", 22),
+                t!(
+                    "fit-step",
+                    compute = format!("{:.2}", s.compute_s * 1e3),
+                    n = format!("{:.0}", s.n_eff),
+                    memory = format!("{:.2}", s.memory_s * 1e3),
+                    floor = format!("{:.2}", s.floor_s * 1e3),
+                    bound = bound_label(&s.bound)
+                )
             );
         }
         for note in c.impractical.iter().chain(&c.caveat) {
-            let _ = writeln!(out, "  {:22} {note}", "");
+            let _ = writeln!(out, "  {} {note}", pad("", 22));
         }
     }
     if let (Some(h), Some(g)) = (w.doc_hours, &w.doc_gpu) {
-        let _ = writeln!(out, "  (the lesson's doc says about {h} h on {g})");
+        let _ = writeln!(out, "  {}", t!("fit-doc-says", hours = h, gpu = g));
     }
-    let _ = writeln!(out, "\nRecommended: {}", v.recommendation);
+    let _ = writeln!(out, "\n{}", t!("fit-recommended", text = v.recommendation));
     if let Some(p) = &v.multi_gpu {
-        let _ = writeln!(out, "Multi-GPU: {}", p.summary());
+        let _ = writeln!(out, "{}", t!("fit-multi-gpu", text = p.summary()));
         let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
         let _ = writeln!(
             out,
-            "\nds_config.json (DeepSpeed):\n{}\n\naccelerate_fsdp.json (Accelerate + FSDP):\n{}\n\nLaunch with one of:\n  {}\n  {}\n(`gpulab fit --lesson {} --configs DIR` writes both files.)",
-            pretty(p.deepspeed_config()),
-            pretty(p.accelerate_fsdp_config()),
-            p.launch_commands()[0],
-            p.launch_commands()[1],
-            v.id
+            "\n{}",
+            t!(
+                "fit-configs",
+                deepspeed = pretty(p.deepspeed_config()),
+                accelerate = pretty(p.accelerate_fsdp_config()),
+                first = p.launch_commands()[0],
+                second = p.launch_commands()[1],
+                id = v.id
+            )
         );
     }
     out
@@ -403,10 +444,10 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
                 w.checkpointing && keeps_graph,
             );
             if keeps_graph {
-                (full, "formula (Korthikanti et al. 2022)")
+                (full, t!("act-formula"))
             } else {
                 // Inference frees each layer's activations as it goes.
-                (full / l as f64, "formula (one layer at a time)")
+                (full / l as f64, t!("act-formula-layer"))
             }
         }
         _ => match w.activation_mb_per_sample {
@@ -414,12 +455,12 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
                 let per = mb * 1e6 * w.batch as f64;
                 (
                     if keeps_graph { per } else { per * 0.3 },
-                    "lessons.toml per-sample estimate",
+                    t!("act-lessons-toml"),
                 )
             }
             None => (
                 w.batch as f64 * 16.0 * (w.params as f64).sqrt() * act_bytes,
-                "rough (batch · 16·√P values)",
+                t!("act-rough"),
             ),
         },
     };
@@ -428,7 +469,7 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
         gradients: Bytes(gradients as u64),
         optimizer_state: Bytes(optimizer_state as u64),
         activations: Bytes(activations as u64),
-        activations_source: source.into(),
+        activations_source: source,
     }
 }
 
@@ -468,7 +509,7 @@ pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
     let fitted = cal.model(Family::Gpt, dtype, w.optimizer?)?;
     Some((
         fitted.predict(&model).activations_and_temporaries(),
-        format!("measured {} model ({file})", w.framework.name()),
+        t!("act-measured", framework = w.framework.name(), file = file),
     ))
 }
 
@@ -546,8 +587,12 @@ pub struct Verdict {
     pub flops: f64,
     /// Per target.
     pub cells: Vec<Cell>,
-    /// Recommended target and why.
+    /// Recommended target and why (a sentence in the language it was judged in).
     pub recommendation: String,
+    /// The recommended target's name (a [`Target`] name; None when nothing is to be trained or
+    /// no single target holds it). Reports from before it was kept read as None.
+    #[serde(default)]
+    pub recommended: Option<String>,
     /// When no single GPU fits: how many H100s with ZeRO-3 (FSDP) would, and the configs.
     /// (Reports written before the plan had configs held a sentence here; it reads as none.)
     #[serde(default, deserialize_with = "crate::plan::multi_gpu::plan_or_legacy")]
@@ -577,14 +622,16 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
             let impractical = if !fits {
                 None
             } else if !t.gpu && hours > CPU_PRACTICAL_HOURS {
-                Some(format!(
-                    "{} on this CPU: past {CPU_PRACTICAL_HOURS:.0} h a run is no lesson to wait for",
-                    fmt_hours(hours)
+                Some(t!(
+                    "fit-too-slow-cpu",
+                    time = fmt_hours(hours),
+                    limit = format!("{CPU_PRACTICAL_HOURS:.0}")
                 ))
             } else if t.name == COLAB_FREE_T4 && hours > FREE_SESSION_HOURS {
-                Some(format!(
-                    "{} is longer than Colab's free session ({FREE_SESSION_HOURS:.0} h at most)",
-                    fmt_hours(hours)
+                Some(t!(
+                    "fit-too-slow-colab",
+                    time = fmt_hours(hours),
+                    limit = format!("{FREE_SESSION_HOURS:.0}")
                 ))
             } else {
                 None
@@ -599,13 +646,11 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                 cost: (hours * t.price.0, hours * t.price.1),
                 step: runnable.then_some(step),
                 impractical,
-                caveat: (t.gpu && w.cpu_pinned).then(|| {
-                    "the lesson's code hard-codes device=\"cpu\": as written it runs on the CPU; change it to \"cuda\" for this time".to_string()
-                }),
+                caveat: (t.gpu && w.cpu_pinned).then(|| t!("fit-caveat-cpu-pinned")),
             }
         })
         .collect();
-    let recommendation = recommend(w, targets, &cells);
+    let (recommendation, recommended) = recommend(w, targets, &cells);
     // No single GPU holds it: plan it on H100s, timed from what one H100 would take.
     let multi_gpu =
         if cells.iter().skip(1).all(|c| !c.fits) && !w.cpu_only && w.mode != RunMode::None {
@@ -625,6 +670,7 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
         flops: total_flops,
         cells,
         recommendation,
+        recommended,
         multi_gpu,
     }
 }
@@ -641,20 +687,24 @@ fn fmt_hours(h: f64) -> String {
     }
 }
 
-fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
+/// The sentence, and the target it names.
+fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> (String, Option<String>) {
     if w.mode == RunMode::None {
-        return "nothing to train in the lesson's code; see its recipe".into();
+        return (t!("rec-nothing-to-train"), None);
     }
     let cpu = &cells[0];
     if cpu.fits && cpu.hours <= CPU_PATIENCE_HOURS {
-        return format!("this CPU ({}, free)", fmt_hours(cpu.hours));
+        return (
+            t!("rec-this-cpu", time = fmt_hours(cpu.hours)),
+            Some(cpu.target.clone()),
+        );
     }
     // Why the free T4 is not the answer, when it fits but runs past its session.
     let free_t4_note = cells
         .iter()
         .find(|c| c.target == COLAB_FREE_T4 && c.fits)
         .and_then(|c| c.impractical.as_ref())
-        .map(|why| format!("; not the free T4: {why}"))
+        .map(|why| t!("rec-not-free-t4", why = why))
         .unwrap_or_default();
     // Free GPUs (local, Colab) next, if the run ends within a free session.
     let free = cells
@@ -666,7 +716,14 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
         })
         .min_by(|a, b| a.0.hours.total_cmp(&b.0.hours));
     if let Some((c, _)) = free {
-        return format!("{} ({}, free)", c.target, fmt_hours(c.hours));
+        return (
+            t!(
+                "rec-free",
+                target = target_label(&c.target),
+                time = fmt_hours(c.hours)
+            ),
+            Some(c.target.clone()),
+        );
     }
     let paid = cells
         .iter()
@@ -675,27 +732,32 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> String {
         .filter(|(c, t)| c.fits && t.price.1 > 0.0)
         .min_by(|a, b| a.0.cost.1.total_cmp(&b.0.cost.1));
     match paid {
-        Some((c, _)) => format!(
-            "{} ({}, about {}){free_t4_note}",
-            c.target,
-            fmt_hours(c.hours),
-            crate::plan::session::usd_range(c.cost),
+        Some((c, _)) => (
+            t!(
+                "rec-paid",
+                target = target_label(&c.target),
+                time = fmt_hours(c.hours),
+                cost = crate::plan::session::usd_range(c.cost),
+                note = free_t4_note
+            ),
+            Some(c.target.clone()),
         ),
-        None if cpu.fits && cpu.impractical.is_none() => {
-            format!("this CPU, slowly ({})", fmt_hours(cpu.hours))
-        }
-        None => "no single GPU: see the multi-GPU plan".into(),
+        None if cpu.fits && cpu.impractical.is_none() => (
+            t!("rec-cpu-slowly", time = fmt_hours(cpu.hours)),
+            Some(cpu.target.clone()),
+        ),
+        None => (t!("rec-multi-gpu"), None),
     }
 }
 
 /// The compact table: one row per workload.
 pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
     use crate::table::{Align, Table};
-    let mut header: Vec<String> = vec!["lesson".into(), "needs".into()];
+    let mut header: Vec<String> = vec![t!("col-lesson"), t!("col-needs")];
     if let Some(v) = verdicts.first() {
-        header.extend(v.cells.iter().map(|c| c.target.clone()));
+        header.extend(v.cells.iter().map(|c| target_label(&c.target)));
     }
-    header.push("recommended".into());
+    header.push(t!("col-recommended"));
     let refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut align = vec![Align::Left, Align::Right];
     align.extend(std::iter::repeat_n(Align::Right, header.len() - 3));
@@ -705,11 +767,11 @@ pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
         let mut row = vec![v.id.clone(), v.memory.total().to_string()];
         for c in &v.cells {
             row.push(if !c.runnable {
-                "n/a".into()
+                t!("cell-na")
             } else if !c.fits {
-                "✗ memory".into()
+                t!("cell-memory")
             } else if c.impractical.is_some() {
-                format!("✗ too slow ({})", fmt_hours(c.hours))
+                t!("cell-too-slow", time = fmt_hours(c.hours))
             } else if c.caveat.is_some() {
                 format!("✓* {}", fmt_hours(c.hours))
             } else {

@@ -113,125 +113,146 @@ fn or_unknown<T: std::fmt::Display>(value: &Option<T>) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The one-screen terminal summary.
+/// The label column of the summary: 11 terminal columns, whatever the language.
+fn label(id: &str) -> String {
+    crate::table::pad(&crate::i18n::text(crate::i18n::current(), id, &[]), 11)
+}
+
+/// The one-screen terminal summary, in the chosen language.
 pub fn render_text(report: &CheckReport) -> String {
     let mut out = String::new();
     let h = &report.host;
+    let blank = " ".repeat(11);
     let mut place = Vec::new();
     if h.environment.colab {
         place.push("Google Colab".to_string());
     }
     if let Some(c) = &h.environment.container {
-        place.push(format!("container ({c})"));
+        place.push(t!("check-container", kind = c));
     }
     if h.environment.wsl {
         place.push("WSL".to_string());
     }
-    let _ = writeln!(out, "gpulab check: is there a usable NVIDIA GPU?\n");
+    let _ = writeln!(out, "{}\n", t!("check-title"));
     let _ = writeln!(
         out,
-        "Host       {} {}{}",
-        h.os,
-        h.arch,
-        if place.is_empty() {
-            String::new()
-        } else {
-            format!(" · {}", place.join(", "))
-        }
+        "{}",
+        t!(
+            "check-host",
+            os = h.os,
+            arch = h.arch,
+            place = if place.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", place.join(", "))
+            }
+        )
     );
     let _ = writeln!(
         out,
-        "           {} · {} cores / {} threads · {}",
-        h.cpu_model,
-        or_unknown(&h.physical_cores),
-        h.logical_cpus,
-        h.simd
+        "{blank}{}",
+        t!(
+            "check-host-cpu",
+            cpu = h.cpu_model,
+            cores = or_unknown(&h.physical_cores),
+            threads = h.logical_cpus,
+            simd = h.simd
+        )
     );
     let _ = writeln!(
         out,
-        "           RAM {} total, {} available",
-        h.ram_total, h.ram_available
+        "{blank}{}",
+        t!("check-host-ram", total = h.ram_total, available = h.ram_available)
     );
-    let place = crate::plan::session::lines(&h.platform, &report.session, crate::report::Lang::En);
+    let place =
+        crate::plan::session::lines(&h.platform, &report.session, crate::i18n::current());
     for (i, line) in place.iter().enumerate() {
         let _ = writeln!(
             out,
             "{}{line}",
-            if i == 0 { "Place      " } else { "           " }
+            if i == 0 { label("check-place") } else { blank.clone() }
         );
     }
 
     let d = &report.driver;
     match &d.failure {
         Some(f) => {
-            let _ = writeln!(out, "Driver     nvidia-smi: {}", f.explain());
+            let _ = writeln!(out, "{}nvidia-smi: {}", label("check-driver"), f.explain());
         }
         None => {
             let _ = writeln!(
                 out,
-                "Driver     nvidia-smi: {} GPU(s) · driver {} · supports CUDA up to {}{}",
-                d.gpus.len(),
-                or_unknown(&d.versions.driver),
-                or_unknown(&d.versions.cuda),
-                if d.dropped_fields.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " · this driver does not know: {}",
-                        d.dropped_fields.join(", ")
-                    )
-                }
+                "{}{}",
+                label("check-driver"),
+                t!(
+                    "check-driver-line",
+                    count = d.gpus.len(),
+                    driver = or_unknown(&d.versions.driver),
+                    cuda = or_unknown(&d.versions.cuda),
+                    dropped = if d.dropped_fields.is_empty() {
+                        String::new()
+                    } else {
+                        t!("check-dropped-fields", fields = d.dropped_fields.join(", "))
+                    }
+                )
             );
         }
     }
     let fw = &report.framework;
-    if fw.compiled_with_cuda {
-        let _ = writeln!(
-            out,
-            "Framework  candle {} with CUDA {} for compute capability {} · {} device(s){}",
-            fw.candle_version,
-            or_unknown(&fw.build_cuda_toolkit),
-            or_unknown(&fw.build_compute_cap),
-            or_unknown(&fw.device_count),
-            fw.init_error
+    let line = if fw.compiled_with_cuda {
+        t!(
+            "check-framework-cuda",
+            version = fw.candle_version,
+            cuda = or_unknown(&fw.build_cuda_toolkit),
+            cc = or_unknown(&fw.build_compute_cap),
+            count = or_unknown(&fw.device_count),
+            error = fw
+                .init_error
                 .as_ref()
                 .map(|e| format!(" · {}", e.message))
                 .unwrap_or_default()
-        );
+        )
     } else {
-        let _ = writeln!(
-            out,
-            "Framework  candle {} built without cuda · Device::new_cuda(0): {}",
-            fw.candle_version,
-            fw.init_error
+        t!(
+            "check-framework-no-cuda",
+            version = fw.candle_version,
+            error = fw
+                .init_error
                 .as_ref()
                 .map(|e| e.message.as_str())
                 .unwrap_or("?")
-        );
-    }
+        )
+    };
+    let _ = writeln!(out, "{}{line}", label("check-framework"));
 
     if let Some(t) = &report.torch {
-        let _ = writeln!(out, "PyTorch    {}", t.summary());
+        let _ = writeln!(out, "{}{}", crate::table::pad("PyTorch", 11), t.summary());
         if let Some(f) = t.facts() {
             for d in &f.devices {
                 let _ = writeln!(
                     out,
-                    "           cuda:{} {} · cc {}.{} · {} (get_device_properties({}).total_memory)",
-                    d.index, d.name, d.major, d.minor, d.total_memory, d.index
+                    "{blank}{}",
+                    t!(
+                        "check-torch-device",
+                        index = d.index,
+                        name = d.name,
+                        cc = format!("{}.{}", d.major, d.minor),
+                        memory = d.total_memory
+                    )
                 );
             }
             for w in &f.warnings {
-                let _ = writeln!(out, "           warning: {w}");
+                let _ = writeln!(out, "{blank}{}", t!("check-warning", text = w));
             }
             let _ = writeln!(
                 out,
-                "           note: {}",
-                crate::probe::pytorch::SNIPPET_NOTE
+                "{blank}{}",
+                t!("check-note", text = crate::probe::pytorch::snippet_note())
             );
         }
         for f in &report.torch_findings {
-            let _ = writeln!(out, "           - {}", f.summary);
-            let _ = writeln!(out, "             fix: {}", f.fix);
+            let _ = writeln!(out, "{blank}- {}", f.summary);
+            let _ = writeln!(out, "{blank}  {}", t!("check-fix", text = f.fix));
         }
     }
 
@@ -241,37 +262,42 @@ pub fn render_text(report: &CheckReport) -> String {
         for g in &diag.gpus {
             let _ = writeln!(
                 out,
-                "GPU {} / {}  {} · cc {} · memory {} (nvidia-smi) / {} (CUDA) · {}",
-                g.smi_index
-                    .map(|i| format!("smi {i}"))
-                    .unwrap_or_else(|| "smi -".into()),
-                g.cuda_ordinal
-                    .map(|i| format!("cuda:{i}"))
-                    .unwrap_or_else(|| "cuda -".into()),
-                g.name,
-                or_unknown(&g.compute_cap),
-                or_unknown(&g.memory_total_smi),
-                or_unknown(&g.memory_total_cuda),
-                g.readiness.label()
+                "{}",
+                t!(
+                    "check-gpu-line",
+                    smi = g
+                        .smi_index
+                        .map(|i| format!("smi {i}"))
+                        .unwrap_or_else(|| "smi -".into()),
+                    cuda = g
+                        .cuda_ordinal
+                        .map(|i| format!("cuda:{i}"))
+                        .unwrap_or_else(|| "cuda -".into()),
+                    name = g.name,
+                    cc = or_unknown(&g.compute_cap),
+                    smi_memory = or_unknown(&g.memory_total_smi),
+                    cuda_memory = or_unknown(&g.memory_total_cuda),
+                    readiness = g.readiness.label()
+                )
             );
             for f in &g.findings {
                 let _ = writeln!(out, "    - {}", f.summary);
                 if !f.fix.is_empty() {
-                    let _ = writeln!(out, "      fix: {}", f.fix);
+                    let _ = writeln!(out, "      {}", t!("check-fix", text = f.fix));
                 }
             }
         }
     }
     let _ = writeln!(out);
-    let _ = writeln!(out, "Verdict    {}", diag.headline);
+    let _ = writeln!(out, "{}{}", label("check-verdict"), diag.headline);
     if !diag.fix.is_empty() {
-        let _ = writeln!(out, "Next       {}", diag.fix);
+        let _ = writeln!(out, "{}{}", label("check-next"), diag.fix);
     }
     for f in diag.findings.iter().skip(1) {
-        let _ = writeln!(out, "Also       {}", f.summary);
+        let _ = writeln!(out, "{}{}", label("check-also"), f.summary);
     }
     if diag.overall != Readiness::Ready && !diag.advice.is_empty() {
-        let _ = writeln!(out, "Meanwhile  {}", diag.advice);
+        let _ = writeln!(out, "{}{}", label("check-meanwhile"), diag.advice);
     }
     out
 }
@@ -292,7 +318,7 @@ mod tests {
         let json = serde_json::to_string(&report).unwrap();
         let back: CheckReport = serde_json::from_str(&json).unwrap();
         assert_eq!(back, report);
-        let text = render_text(&report);
+        let text = crate::i18n::scoped(crate::i18n::Lang::En, || render_text(&report));
         assert!(text.contains("nvidia-smi is not installed"), "{text}");
         assert!(text.contains("Verdict"));
         assert!(

@@ -57,7 +57,7 @@ impl PoolMeter {
     /// Always an error: this binary has no CUDA.
     pub fn new(_device: &Device) -> Result<PoolMeter> {
         Err(Error::Invalid(
-            "this gpulab was built without CUDA; rebuild with `--features cuda` to measure on a GPU".into(),
+            crate::t!("cuda-not-built"),
         ))
     }
 
@@ -89,6 +89,6 @@ pub fn host_copies(
     _budget: std::time::Duration,
 ) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
     Err(Error::Invalid(
-        "this gpulab was built without CUDA: no host↔device copies to time".into(),
+        crate::t!("cuda-no-host-copies"),
     ))
 }

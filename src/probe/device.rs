@@ -34,8 +34,9 @@ impl DeviceSpec {
                 }
             }
         }
-        Err(Error::Invalid(format!(
-            "unknown device {text:?}: use cpu, cuda:N (e.g. cuda:0) or all"
+        Err(Error::Invalid(crate::t!(
+            "device-unknown",
+            given = format!("{text:?}")
         )))
     }
 

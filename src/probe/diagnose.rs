@@ -31,12 +31,12 @@ pub enum Readiness {
 
 impl Readiness {
     /// Short label for the terminal.
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            Readiness::NoGpu => "no GPU",
-            Readiness::NotUsable => "not usable",
-            Readiness::Limited => "usable, with limits",
-            Readiness::Ready => "ready",
+            Readiness::NoGpu => crate::t!("ready-no-gpu"),
+            Readiness::NotUsable => crate::t!("ready-not-usable"),
+            Readiness::Limited => crate::t!("ready-limited"),
+            Readiness::Ready => crate::t!("ready-ready"),
         }
     }
 }
@@ -146,12 +146,6 @@ pub const MEMORY_TOLERANCE: f64 = 0.06;
 /// Free memory below this share of the total means someone else is using the GPU.
 pub const BUSY_FREE_SHARE: f64 = 0.2;
 
-const ADVICE_NO_GPU: &str =
-    "This CPU runs the course's Phase 1-3 lessons and every small training \
-loop in the code (MNIST MLP, tiny GPTs, small CNNs) fine. For GPU lessons (Phase 4 on: ResNet \
-fine-tuning, Stable Diffusion, LoRA) use Colab's free T4 (Runtime > Change runtime type > T4 GPU) \
-or rent a cloud GPU, and stop the instance when done.";
-
 /// Lines the two views up and decides.
 pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
     let mut findings = Vec::new();
@@ -163,11 +157,8 @@ pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
     if !framework.compiled_with_cuda && !driver.gpus.is_empty() {
         findings.push(Finding::new(
             Cause::BuiltWithoutCuda,
-            format!(
-                "nvidia-smi sees {} GPU(s) but this gpulab binary was built without CUDA",
-                driver.gpus.len()
-            ),
-            "rebuild with `cargo run --release --features cuda -- check` (needs the CUDA toolkit's nvcc on PATH and CUDA_COMPUTE_CAP set to your GPU's compute capability, e.g. 86)",
+            t!("diag-built-without-cuda", count = driver.gpus.len()),
+            t!("fix-rebuild-with-cuda"),
         ));
     }
     if let Some(problem) = &framework.init_error {
@@ -180,8 +171,8 @@ pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
         if version_lt(smi_cuda, toolkit) {
             findings.push(Finding::new(
                 Cause::DriverTooOldForToolkit,
-                format!("the driver supports CUDA up to {smi_cuda}, but this binary's kernels were compiled with CUDA {toolkit}"),
-                format!("update the NVIDIA driver to one that supports CUDA {toolkit}, or rebuild with a CUDA toolkit no newer than {smi_cuda}"),
+                t!("diag-driver-too-old", driver = smi_cuda, toolkit = toolkit),
+                t!("fix-driver-too-old", driver = smi_cuda, toolkit = toolkit),
             ));
         }
     }
@@ -211,7 +202,7 @@ pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
         findings,
         advice: match overall {
             Readiness::Ready => String::new(),
-            _ => ADVICE_NO_GPU.to_string(),
+            _ => t!("advice-no-gpu"),
         },
     }
 }
@@ -228,13 +219,10 @@ fn summarize(overall: Readiness, gpus: &[GpuVerdict], findings: &[Finding]) -> (
             let headline = findings
                 .first()
                 .map(|f| match f.cause {
-                    Cause::SmiFailed => format!(
-                        "No NVIDIA GPU found to use: {}; whether this machine has one is unknown.",
-                        f.summary
-                    ),
-                    _ => format!("No NVIDIA GPU to use: {}.", f.summary),
+                    Cause::SmiFailed => t!("head-no-gpu-unknown", reason = f.summary),
+                    _ => t!("head-no-gpu-because", reason = f.summary),
                 })
-                .unwrap_or_else(|| "No NVIDIA GPU on this machine.".to_string());
+                .unwrap_or_else(|| t!("head-no-gpu"));
             (headline, first_fix)
         }
         Readiness::NotUsable => {
@@ -242,8 +230,8 @@ fn summarize(overall: Readiness, gpus: &[GpuVerdict], findings: &[Finding]) -> (
                 .first()
                 .or_else(|| gpus.iter().flat_map(|g| g.findings.first()).next())
                 .map(|f| f.summary.clone())
-                .unwrap_or_else(|| "the GPU cannot be used".into());
-            (format!("GPU present but not usable: {summary}."), first_fix)
+                .unwrap_or_else(|| t!("diag-gpu-unusable"));
+            (t!("head-not-usable", reason = summary), first_fix)
         }
         Readiness::Limited | Readiness::Ready => {
             let best: Vec<&GpuVerdict> = gpus.iter().filter(|g| g.readiness == overall).collect();
@@ -255,17 +243,17 @@ fn summarize(overall: Readiness, gpus: &[GpuVerdict], findings: &[Finding]) -> (
                 })
                 .collect();
             let headline = if overall == Readiness::Ready {
-                format!("Ready to train on {}.", names.join(", "))
+                t!("head-ready", gpus = names.join(", "))
             } else {
                 let limit = best
                     .first()
                     .and_then(|g| g.findings.first())
                     .map(|f| f.summary.clone())
                     .unwrap_or_default();
-                format!("Usable with limits: {} ({limit}).", names.join(", "))
+                t!("head-limited", gpus = names.join(", "), limit = limit)
             };
             let fix = if overall == Readiness::Ready {
-                "nothing to fix; next, `gpulab bench` to see how fast it is".to_string()
+                t!("fix-nothing-ready")
             } else {
                 first_fix
             };
@@ -283,21 +271,21 @@ fn driver_failure_finding(failure: &SmiFailure, framework: &FrameworkView) -> Op
                 // not a problem for training.
                 return Some(Finding::new(
                     Cause::NoDriver,
-                    "nvidia-smi is not on PATH, but CUDA sees devices",
-                    "optional: add the driver's bin folder to PATH so nvidia-smi can report memory and versions",
+                    t!("diag-smi-missing-cuda-ok"),
+                    t!("fix-smi-missing-cuda-ok"),
                 ));
             }
-            (Cause::NoDriver, "nothing to fix for the CPU lessons; if this machine has an NVIDIA GPU, install its driver (e.g. `sudo ubuntu-drivers install`), then run `nvidia-smi`")
+            (Cause::NoDriver, t!("fix-no-driver"))
         }
-        SmiFailure::CannotCommunicate => (Cause::DriverNotLoaded, "load the kernel driver: reboot after installing it; with Secure Boot on, enrol the module's key (or sign it); check `lsmod | grep nvidia` and `dmesg | grep -i nvidia`"),
-        SmiFailure::VersionMismatch => (Cause::DriverLibraryMismatch, "reboot: the driver was updated but the old kernel module is still loaded (or reinstall one driver version for both parts)"),
-        SmiFailure::NvmlUnknownError => (Cause::ContainerLostGpu, "restart the container with the NVIDIA Container Toolkit (`--gpus all`); if it happens after `systemctl daemon-reload`, switch Docker to the cgroupfs driver or use CDI devices"),
-        SmiFailure::NvmlLibraryMissing => (Cause::DriverLibrariesMissing, "install the driver's user-space libraries (e.g. the nvidia-utils / libnvidia-compute packages of the same version); in a container, start it with the NVIDIA Container Toolkit; on WSL, use /usr/lib/wsl/lib/nvidia-smi"),
-        SmiFailure::NoDevices => (Cause::NoDevices, "check the GPU is attached (`lspci | grep -i nvidia`; in a VM, GPU passthrough), and look for 'fallen off the bus' Xid errors in `dmesg`"),
-        SmiFailure::PermissionDenied | SmiFailure::CannotStart { .. } => (Cause::SmiPermissionDenied, "check the permissions of /dev/nvidia* and of nvidia-smi, and that your user may use the GPU (e.g. the video group)"),
-        SmiFailure::TimedOut { .. } => (Cause::SmiTimedOut, "the driver or GPU is hung or very slow to wake: enable persistence mode (`sudo nvidia-smi -pm 1`), check `dmesg | grep -i xid`, and reboot if it persists"),
-        SmiFailure::Unparseable { .. } => (Cause::SmiUnreadable, "run `nvidia-smi` yourself; if it looks normal, report the output to gpulab so the parser learns it"),
-        SmiFailure::Failed { .. } => (Cause::SmiFailed, "run `nvidia-smi` yourself and read its message; most fixes are a driver reinstall or a reboot"),
+        SmiFailure::CannotCommunicate => (Cause::DriverNotLoaded, t!("fix-driver-not-loaded")),
+        SmiFailure::VersionMismatch => (Cause::DriverLibraryMismatch, t!("fix-driver-mismatch")),
+        SmiFailure::NvmlUnknownError => (Cause::ContainerLostGpu, t!("fix-container-lost-gpu")),
+        SmiFailure::NvmlLibraryMissing => (Cause::DriverLibrariesMissing, t!("fix-driver-libraries-missing")),
+        SmiFailure::NoDevices => (Cause::NoDevices, t!("fix-no-devices")),
+        SmiFailure::PermissionDenied | SmiFailure::CannotStart { .. } => (Cause::SmiPermissionDenied, t!("fix-smi-permission")),
+        SmiFailure::TimedOut { .. } => (Cause::SmiTimedOut, t!("fix-smi-timed-out")),
+        SmiFailure::Unparseable { .. } => (Cause::SmiUnreadable, t!("fix-smi-unreadable")),
+        SmiFailure::Failed { .. } => (Cause::SmiFailed, t!("fix-smi-failed")),
     };
     Some(Finding::new(cause, summary, fix))
 }
@@ -311,18 +299,18 @@ fn framework_failure_finding(
         CudaErrorKind::NoDevice => match &framework.cuda_visible_devices {
             Some(cvd) if !driver.gpus.is_empty() => Finding::new(
                 Cause::HiddenByCudaVisibleDevices,
-                format!("CUDA sees no device because CUDA_VISIBLE_DEVICES={cvd:?} hides them"),
-                "unset CUDA_VISIBLE_DEVICES, or set it to an index or UUID that nvidia-smi lists",
+                t!("diag-hidden-by-cvd", value = format!("{cvd:?}")),
+                t!("fix-hidden-by-cvd"),
             ),
             _ if !driver.gpus.is_empty() => Finding::new(
                 Cause::NotVisibleToCuda,
-                "nvidia-smi lists GPUs but CUDA finds none",
-                "check that this process may open /dev/nvidia* (containers need `--gpus all`), and that no MIG configuration hides the GPU",
+                t!("diag-not-visible-to-cuda"),
+                t!("fix-not-visible-to-cuda"),
             ),
             _ => Finding::new(
                 Cause::NoDevices,
-                "CUDA finds no device",
-                "nothing to fix for the CPU lessons; use Colab or a cloud GPU for GPU lessons",
+                t!("diag-cuda-no-device"),
+                t!("fix-cpu-lessons-ok"),
             ),
         },
         _ => cuda_problem_finding(problem, None, framework, driver),
@@ -346,53 +334,53 @@ fn cuda_problem_finding(
     match problem.kind {
         CudaErrorKind::UnsupportedPtx | CudaErrorKind::InsufficientDriver => Finding::new(
             Cause::DriverTooOldForToolkit,
-            format!("the driver supports CUDA {driver_cuda} but the kernels were built with CUDA {toolkit} ({})", problem.message),
-            format!("update the NVIDIA driver to one that supports CUDA {toolkit}, or rebuild with an older toolkit; after switching toolkits run `cargo clean -p candle-kernels` so no stale PTX is reused"),
+            t!("diag-ptx-too-new", driver = driver_cuda, toolkit = toolkit, message = problem.message),
+            t!("fix-ptx-too-new", toolkit = toolkit),
         ),
         CudaErrorKind::MissingKernel if device_cap.is_some_and(|c| !c.supports_bf16()) => Finding::new(
             Cause::NoBf16,
-            format!("compute capability {} has no bf16 kernels", device_cap.map(|c| c.to_string()).unwrap_or_default()),
-            "train in f32 (or f16) on this GPU; bf16 needs compute capability 8.0 or newer (A100, RTX 30xx and later)",
+            t!("diag-no-bf16-kernels", cc = device_cap.map(|c| c.to_string()).unwrap_or_default()),
+            t!("fix-no-bf16-kernels"),
         ),
         CudaErrorKind::MissingKernel | CudaErrorKind::NoBinaryForGpu => Finding::new(
             Cause::KernelsForOtherArch,
-            format!("the kernels were built for compute capability {built_cap}, not for this GPU's {} ({})", device_cap.map(|c| c.to_string()).unwrap_or_else(|| "?".into()), problem.message),
-            format!("rebuild with CUDA_COMPUTE_CAP={} (the GPU's compute capability without the dot)", device_cap.map(|c| format!("{}{}", c.major, c.minor)).unwrap_or_else(|| "<cc>".into())),
+            t!("diag-kernels-other-arch", built = built_cap, cc = device_cap.map(|c| c.to_string()).unwrap_or_else(|| "?".into()), message = problem.message),
+            t!("fix-kernels-other-arch", cap = device_cap.map(|c| format!("{}{}", c.major, c.minor)).unwrap_or_else(|| "<cc>".into())),
         ),
         CudaErrorKind::LibraryNotFound => Finding::new(
             Cause::CudaLibrariesMissing,
-            format!("a CUDA library could not be loaded ({})", problem.message),
-            "put the CUDA libraries on the loader path, e.g. `export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH` (or the nvidia/*/lib folders of a pip-installed toolkit)",
+            t!("diag-cuda-library-missing", message = problem.message),
+            t!("fix-cuda-library-missing"),
         ),
         CudaErrorKind::DriverMismatch => Finding::new(
             Cause::DriverLibraryMismatch,
-            format!("the CUDA driver library and the kernel module are out of step ({})", problem.message),
-            "reboot, or reinstall one driver version for all its parts (a forward-compatibility libcuda only works on data-centre GPUs)",
+            t!("diag-cuda-driver-mismatch", message = problem.message),
+            t!("fix-cuda-driver-mismatch"),
         ),
         CudaErrorKind::OutOfMemory => Finding::new(
             Cause::OutOfMemory,
-            format!("the GPU is out of memory ({})", problem.message),
-            "close the other processes using the GPU (see `nvidia-smi`), or pick another GPU",
+            t!("diag-out-of-memory", message = problem.message),
+            t!("fix-out-of-memory"),
         ),
         CudaErrorKind::NotPermitted => Finding::new(
             Cause::DeviceOpenFailed,
-            format!("the GPU refused a context ({})", problem.message),
-            "the GPU may be in exclusive-process or prohibited compute mode, or busy: check `nvidia-smi -q -d COMPUTE`",
+            t!("diag-context-refused", message = problem.message),
+            t!("fix-context-refused"),
         ),
         CudaErrorKind::WrongResult => Finding::new(
             Cause::WrongResult,
             problem.message.clone(),
-            "do not trust this GPU's results: update the driver, check `dmesg` for Xid errors, and report it",
+            t!("fix-wrong-result"),
         ),
         CudaErrorKind::NotCompiledWithCuda => Finding::new(
             Cause::BuiltWithoutCuda,
-            "this gpulab binary was built without CUDA",
-            "rebuild with `--features cuda`",
+            t!("diag-built-without-cuda-plain"),
+            t!("fix-features-cuda"),
         ),
         _ => Finding::new(
             Cause::KernelFailed,
-            format!("CUDA failed: {}", problem.message),
-            "run again with CUDA_LAUNCH_BLOCKING=1 to see the failing call, and check the driver with `nvidia-smi`",
+            t!("diag-cuda-failed", message = problem.message),
+            t!("fix-cuda-failed"),
         ),
     }
 }
@@ -463,7 +451,7 @@ fn judge(
     let name = device
         .and_then(|d| d.name.clone())
         .or_else(|| gpu.map(|g| g.name.clone()))
-        .unwrap_or_else(|| "unknown GPU".into());
+        .unwrap_or_else(|| t!("gpu-unknown-name"));
     let compute_cap = device
         .and_then(|d| d.compute_cap)
         .or_else(|| gpu.and_then(|g| g.compute_cap));
@@ -478,13 +466,13 @@ fn judge(
             findings.push(Finding::new(
                 Cause::MigSlice,
                 if profiles.is_empty() {
-                    "MIG mode is on: CUDA sees slices of this GPU, never the whole of it".to_string()
+                    t!("diag-mig-whole")
                 } else {
-                    format!("MIG mode is on: the GPU is split into {} slice(s) ({}); CUDA sees slices, each with only its share of memory", profiles.len(), profiles.join(", "))
+                    t!("diag-mig-slices", count = profiles.len(), profiles = profiles.join(", "))
                 },
                 match first {
-                    Some(uuid) => format!("pick one slice with CUDA_VISIBLE_DEVICES={uuid}, and size models for the slice's memory, not the GPU's"),
-                    None => "pick a slice with CUDA_VISIBLE_DEVICES=MIG-<uuid> (see `nvidia-smi -L`)".to_string(),
+                    Some(uuid) => t!("fix-mig-pick", uuid = uuid),
+                    None => t!("fix-mig-pick-any"),
                 },
             ));
             cap(Readiness::Limited);
@@ -502,21 +490,21 @@ fn judge(
                 };
                 findings.push(Finding::new(
                     cause,
-                    format!(
-                        "nvidia-smi lists this GPU but CUDA does not{}",
-                        framework
+                    t!(
+                        "diag-gpu-not-in-cuda",
+                        hidden = framework
                             .cuda_visible_devices
                             .as_ref()
                             .map(|v| format!(" (CUDA_VISIBLE_DEVICES={v:?})"))
                             .unwrap_or_default()
                     ),
-                    "unset CUDA_VISIBLE_DEVICES or add this GPU's index/UUID to it",
+                    t!("fix-gpu-not-in-cuda"),
                 ));
             } else if !framework.compiled_with_cuda {
                 findings.push(Finding::new(
                     Cause::BuiltWithoutCuda,
-                    "this build has no CUDA, so it cannot use this GPU",
-                    "rebuild with `--features cuda`",
+                    t!("diag-build-no-cuda-gpu"),
+                    t!("fix-features-cuda"),
                 ));
             }
         }
@@ -549,7 +537,7 @@ fn judge(
                         cap(Readiness::Limited);
                         let problem = k.error.clone().unwrap_or(CudaProblem {
                             kind: CudaErrorKind::Other,
-                            message: "bf16 check failed".into(),
+                            message: t!("diag-bf16-check-failed"),
                         });
                         let mut finding =
                             cuda_problem_finding(&problem, compute_cap, framework, driver);
@@ -565,10 +553,8 @@ fn judge(
                         cap(Readiness::Limited);
                         findings.push(Finding::new(
                             Cause::GpuBusy,
-                            format!(
-                                "only {free} of {total} is free: other processes hold the rest"
-                            ),
-                            "see who holds it with `nvidia-smi`, and stop it before training",
+                            t!("diag-gpu-busy", free = free, total = total),
+                            t!("fix-gpu-busy"),
                         ));
                     }
                 }
@@ -580,8 +566,8 @@ fn judge(
             cap(Readiness::Limited);
             findings.push(Finding::new(
                 Cause::NoBf16,
-                format!("compute capability {c} has no bf16"),
-                "train in f32 or f16 here; bf16 needs compute capability 8.0+ (A100, RTX 30xx and later)",
+                t!("diag-no-bf16", cc = c),
+                t!("fix-no-bf16"),
             ));
         }
         if let Some(built) = framework
@@ -598,8 +584,8 @@ fn judge(
                 cap(Readiness::NotUsable);
                 findings.push(Finding::new(
                     Cause::KernelsForOtherArch,
-                    format!("kernels were built for compute capability {built}, newer than this GPU's {c}"),
-                    format!("rebuild with CUDA_COMPUTE_CAP={}{}", c.major, c.minor),
+                    t!("diag-kernels-newer", built = built, cc = c),
+                    t!("fix-rebuild-cap", cap = format!("{}{}", c.major, c.minor)),
                 ));
             }
         }
@@ -611,15 +597,15 @@ fn judge(
         if gap > MEMORY_TOLERANCE {
             findings.push(Finding::new(
                 Cause::MemoryMismatch,
-                format!("nvidia-smi reports {smi} but CUDA sees {cuda} ({:.1} % apart; the driver's reserve explains a few %)", gap * 100.0),
-                "check that both views are the same GPU (CUDA_DEVICE_ORDER=PCI_BUS_ID) and whether it is a MIG slice or vGPU",
+                t!("diag-memory-mismatch", smi = smi, cuda = cuda, gap = format!("{:.1}", gap * 100.0)),
+                t!("fix-memory-mismatch"),
             ));
         }
     }
     if readiness == Readiness::Ready {
         findings.push(Finding::new(
             Cause::Ready,
-            "device opened; f32 and bf16 matmuls ran and matched the CPU reference",
+            t!("diag-ready"),
             "",
         ));
     }

@@ -63,8 +63,8 @@ impl CudaProblem {
             .lines()
             .map(str::trim)
             .find(|l| !l.is_empty())
-            .unwrap_or("(empty error)")
-            .to_string();
+            .map(str::to_string)
+            .unwrap_or_else(|| crate::t!("cuda-empty-error"));
         CudaProblem {
             kind: classify_cuda_error(&text),
             message,
@@ -139,9 +139,10 @@ pub fn kernel_check(device: &Device, dtype: DType) -> KernelCheck {
                 max_rel_error: Some(rel),
                 error: (!ok).then(|| CudaProblem {
                     kind: CudaErrorKind::WrongResult,
-                    message: format!(
-                        "matmul result off by {rel:.2e} (tolerance {:.0e})",
-                        crate::dtype::matmul_tolerance(dtype)
+                    message: crate::t!(
+                        "cuda-matmul-off",
+                        error = format!("{rel:.2e}"),
+                        tolerance = format!("{:.0e}", crate::dtype::matmul_tolerance(dtype))
                     ),
                 }),
             }

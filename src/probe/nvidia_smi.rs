@@ -175,25 +175,25 @@ impl SmiFailure {
     /// A one-line explanation of the cause.
     pub fn explain(&self) -> String {
         match self {
-            SmiFailure::NotInstalled => "nvidia-smi is not installed (no NVIDIA driver on this machine)".into(),
-            SmiFailure::CannotStart { message } => format!("nvidia-smi exists but could not be started: {message}"),
-            SmiFailure::CannotCommunicate => "nvidia-smi cannot talk to the NVIDIA kernel driver (module not loaded)".into(),
-            SmiFailure::NoDevices => "the driver is loaded but sees no NVIDIA GPU".into(),
-            SmiFailure::VersionMismatch => "the driver's kernel module and its user-space library have different versions".into(),
-            SmiFailure::NvmlUnknownError => "NVML failed with 'Unknown Error' (usually a container that lost access to the GPU device files)".into(),
-            SmiFailure::NvmlLibraryMissing => "nvidia-smi cannot find libnvidia-ml.so (driver libraries missing or not mounted)".into(),
-            SmiFailure::PermissionDenied => "nvidia-smi was refused access to the GPU (insufficient permissions)".into(),
-            SmiFailure::TimedOut { after_s } => format!("nvidia-smi did not answer within {after_s:.1} s"),
-            SmiFailure::Unparseable { detail } => format!("nvidia-smi's output could not be read: {detail}"),
+            SmiFailure::NotInstalled => crate::t!("smi-not-installed"),
+            SmiFailure::CannotStart { message } => crate::t!("smi-cannot-start", message = message),
+            SmiFailure::CannotCommunicate => crate::t!("smi-cannot-communicate"),
+            SmiFailure::NoDevices => crate::t!("smi-no-devices"),
+            SmiFailure::VersionMismatch => crate::t!("smi-version-mismatch"),
+            SmiFailure::NvmlUnknownError => crate::t!("smi-nvml-unknown"),
+            SmiFailure::NvmlLibraryMissing => crate::t!("smi-nvml-missing"),
+            SmiFailure::PermissionDenied => crate::t!("smi-permission-denied"),
+            SmiFailure::TimedOut { after_s } => crate::t!("smi-timed-out", seconds = format!("{after_s:.1}")),
+            SmiFailure::Unparseable { detail } => crate::t!("smi-unparseable", detail = detail),
             SmiFailure::Failed { exit_code, message } => {
                 let how = match exit_code {
-                    Some(code) => format!("nvidia-smi failed (exit {code})"),
-                    None => "nvidia-smi was stopped by a signal".to_string(),
+                    Some(code) => crate::t!("smi-failed-exit", code = code),
+                    None => crate::t!("smi-killed"),
                 };
                 if message == NO_OUTPUT {
-                    format!("{how} and printed nothing")
+                    crate::t!("smi-printed-nothing", how = how)
                 } else {
-                    format!("{how}: {message}")
+                    crate::t!("smi-failed-with", how = how, message = message)
                 }
             }
         }

@@ -120,14 +120,14 @@ pub fn parse(stdout: &str) -> TorchStatus {
         .find(|l| l.trim_start().starts_with('{'))
     else {
         return TorchStatus::Unreadable {
-            reason: "the probe printed no result".into(),
+            reason: t!("torch-no-result"),
         };
     };
     let reply: Reply = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => {
             return TorchStatus::Unreadable {
-                reason: format!("the probe's result is not readable: {e}"),
+                reason: t!("torch-unreadable", error = e),
             }
         }
     };
@@ -136,7 +136,7 @@ pub fn parse(stdout: &str) -> TorchStatus {
     }
     let Some(version) = reply.torch else {
         return TorchStatus::Unreadable {
-            reason: "the probe's result names no torch version".into(),
+            reason: t!("torch-no-version"),
         };
     };
     TorchStatus::Found(TorchFacts {
@@ -178,23 +178,17 @@ impl TorchView {
     pub fn summary(&self) -> String {
         let py = self.python.display();
         match &self.status {
-            TorchStatus::Found(f) => format!(
-                "torch {} ({py}) · built with CUDA {} · is_available() {} · {} device(s)",
-                f.version,
-                f.cuda_built.as_deref().unwrap_or("none (a CPU-only wheel)"),
-                if f.available { "True" } else { "False" },
-                f.devices.len()
+            TorchStatus::Found(f) => t!(
+                "torch-found",
+                version = f.version,
+                python = py,
+                cuda = f.cuda_built.clone().unwrap_or_else(|| t!("torch-cpu-wheel")),
+                available = if f.available { "True" } else { "False" },
+                count = f.devices.len()
             ),
-            TorchStatus::NoPython => {
-                format!("no python at {py} (pass --python PATH to ask another environment)")
-            }
-            TorchStatus::NoTorch { reason } => {
-                format!("{py} has no torch ({reason}): the later lessons need `pip install torch`")
-            }
-            TorchStatus::TimedOut => format!(
-                "{py} did not answer within {} s (importing torch or initialising CUDA hung)",
-                TIMEOUT.as_secs()
-            ),
+            TorchStatus::NoPython => t!("torch-no-python", python = py),
+            TorchStatus::NoTorch { reason } => t!("torch-missing", python = py, reason = reason),
+            TorchStatus::TimedOut => t!("torch-timed-out", python = py, seconds = TIMEOUT.as_secs()),
             TorchStatus::Unreadable { reason } => format!("{py}: {reason}"),
         }
     }
@@ -209,7 +203,9 @@ impl TorchView {
 }
 
 /// What the lesson's own snippet gets wrong, said wherever the snippet is shown.
-pub const SNIPPET_NOTE: &str = "the lesson's snippet reads torch.cuda.get_device_properties(0).total_mem, an attribute PyTorch does not have (AttributeError on any GPU machine): the working spelling is .total_memory";
+pub fn snippet_note() -> String {
+    t!("torch-snippet-note")
+}
 
 /// Where PyTorch and the driver disagree: a cause and a fix for each.
 pub fn findings(view: &TorchView, driver: &DriverView) -> Vec<Finding> {
@@ -222,14 +218,11 @@ pub fn findings(view: &TorchView, driver: &DriverView) -> Vec<Finding> {
     match (&f.cuda_built, f.available) {
         (None, _) if gpus > 0 => out.push(Finding::new(
             Cause::TorchCpuOnly,
-            format!(
-                "torch {} is a CPU-only wheel, but the driver lists {gpus} GPU(s)",
-                f.version
-            ),
-            format!(
-                "install a CUDA build of torch in this environment: `pip install torch --index-url https://download.pytorch.org/whl/cu{}` (a CUDA no newer than the driver's {})",
-                driver_cuda.map_or("126".to_string(), index_tag),
-                driver_cuda.unwrap_or("?")
+            t!("torch-diag-cpu-only", version = f.version, gpus = gpus),
+            t!(
+                "torch-fix-cpu-only",
+                tag = driver_cuda.map_or("126".to_string(), index_tag),
+                driver = driver_cuda.unwrap_or("?")
             ),
         )),
         (Some(built), false) if gpus > 0 => {
@@ -238,38 +231,38 @@ pub fn findings(view: &TorchView, driver: &DriverView) -> Vec<Finding> {
             if too_new {
                 out.push(Finding::new(
                     Cause::TorchCudaNewerThanDriver,
-                    format!(
-                        "torch {} was built for CUDA {built}, newer than this driver supports ({})",
-                        f.version,
-                        driver_cuda.unwrap_or("see the warning")
+                    t!(
+                        "torch-diag-too-new",
+                        version = f.version,
+                        built = built,
+                        driver = driver_cuda.map_or_else(|| t!("torch-see-warning"), str::to_string)
                     ),
-                    format!(
-                        "update the NVIDIA driver, or install a torch wheel for the driver's CUDA: `pip install torch --index-url https://download.pytorch.org/whl/cu{}`",
-                        driver_cuda.map_or("118".to_string(), index_tag)
+                    t!(
+                        "torch-fix-too-new",
+                        tag = driver_cuda.map_or("118".to_string(), index_tag)
                     ),
                 ));
             } else {
                 out.push(Finding::new(
                     Cause::TorchCannotUseGpu,
-                    format!(
-                        "the driver lists {gpus} GPU(s) but torch.cuda.is_available() is False{}",
-                        f.warnings
+                    t!(
+                        "torch-diag-unavailable",
+                        gpus = gpus,
+                        detail = f
+                            .warnings
                             .first()
                             .or(f.cuda_error.as_ref())
                             .map(|w| format!(": {w}"))
                             .unwrap_or_default()
                     ),
-                    "run `python -c \"import torch; torch.zeros(1).cuda()\"` to see CUDA's own error; check CUDA_VISIBLE_DEVICES and that this environment's torch matches the driver".to_string(),
+                    t!("torch-fix-unavailable"),
                 ));
             }
         }
         (_, true) if f.devices.len() != gpus && gpus > 0 => out.push(Finding::new(
             Cause::TorchSeesOtherDevices,
-            format!(
-                "torch sees {} device(s), the driver lists {gpus}",
-                f.devices.len()
-            ),
-            "CUDA_VISIBLE_DEVICES (or a container's device list) decides what torch sees: set it to the GPUs you mean to use".to_string(),
+            t!("torch-diag-other-devices", torch = f.devices.len(), gpus = gpus),
+            t!("torch-fix-other-devices"),
         )),
         _ => {}
     }

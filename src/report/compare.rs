@@ -3,43 +3,47 @@
 
 use std::fmt::Write as _;
 
-use super::markdown::{secs, words};
+use super::markdown::secs;
 use super::{EnvironmentReport, Lang};
 
-/// Two reports side by side.
+/// Two reports side by side, in `lang`.
 pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
+    crate::i18n::scoped(lang, || render(a, b, lang))
+}
+
+fn render(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
     use crate::table::{Align, Table};
-    let w = words(lang);
+    let w = |id: &str| crate::i18n::text(lang, id, &[]);
     let name =
         |tag: &str, r: &EnvironmentReport| format!("{tag}: {} ({})", r.host_name, r.fields.date);
     let (na, nb) = (name("A", a), name("B", b));
     let mut t = Table::new(&["", &na, &nb], &[Align::Left, Align::Left, Align::Left]);
-    let dev = |r: &EnvironmentReport| r.fields.local_gpu.clone().unwrap_or_else(|| w.none.into());
+    let dev = |r: &EnvironmentReport| r.fields.local_gpu.clone().unwrap_or_else(|| w("rep-none"));
     let cell = |v: Option<String>| v.unwrap_or_else(|| "—".into());
     t.push(vec![
         "CPU".into(),
         a.check.host.cpu_model.clone(),
         b.check.host.cpu_model.clone(),
     ]);
-    t.push(vec![w.local_gpu.into(), dev(a), dev(b)]);
+    t.push(vec![w("rep-local-gpu"), dev(a), dev(b)]);
     t.push(vec![
-        w.memory.into(),
+        w("rep-memory"),
         cell(a.fields.gpu_memory.clone()),
         cell(b.fields.gpu_memory.clone()),
     ]);
-    let yes_no = |b: bool| if b { w.yes } else { w.no }.to_string();
+    let yes_no = |b: bool| if b { w("rep-yes") } else { w("rep-no") };
     t.push(vec![
-        w.colab.into(),
+        w("rep-colab"),
         yes_no(a.fields.colab),
         yes_no(b.fields.colab),
     ]);
     t.push(vec![
-        w.cloud.into(),
+        w("rep-cloud"),
         yes_no(a.fields.cloud_gpu),
         yes_no(b.fields.cloud_gpu),
     ]);
     t.push(vec![
-        format!("{} ({})", w.cpu_time, w.size),
+        format!("{} ({})", w("rep-cpu-time"), w("rep-size")),
         cell(
             secs(a.fields.cpu_time_s)
                 .map(|s| format!("{s} @ {}", a.fields.bench_size.clone().unwrap_or_default())),
@@ -50,12 +54,12 @@ pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> Stri
         ),
     ]);
     t.push(vec![
-        w.gpu_time.into(),
+        w("rep-gpu-time"),
         cell(secs(a.fields.gpu_time_s)),
         cell(secs(b.fields.gpu_time_s)),
     ]);
     t.push(vec![
-        w.speedup.into(),
+        w("rep-speedup"),
         cell(a.fields.speedup.map(|s| format!("{:.1}×", s.0))),
         cell(b.fields.speedup.map(|s| format!("{:.1}×", s.0))),
     ]);
@@ -71,21 +75,29 @@ pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> Stri
             .fold(0f64, f64::max)
     };
     t.push(vec![
-        "CPU f32 GFLOP/s (best)".into(),
+        w("cmp-best-gflops"),
         format!("{:.1}", best_cpu(a)),
         format!("{:.1}", best_cpu(b)),
     ]);
     let mut out = format!("{}\n", t.to_markdown());
     // Lessons whose recommendation differs between the two environments.
     // Only a change of target counts, not a change of the estimated minutes.
-    let target = |rec: &str| rec.split(" (").next().unwrap_or(rec).to_string();
+    // By the target's name where the reports keep it (the sentence is in a language); older
+    // reports only have the sentence, whose target comes before " (".
+    let target = |v: &crate::plan::fit::Verdict| {
+        v.recommended.clone().unwrap_or_else(|| {
+            let rec = &v.recommendation;
+            rec.split(" (").next().unwrap_or(rec).to_string()
+        })
+    };
+    let lesson = w("col-lesson");
     let mut changed = Table::new(
-        &["lesson", &na, &nb],
+        &[&lesson, &na, &nb],
         &[Align::Left, Align::Left, Align::Left],
     );
     for va in &a.fit {
         if let Some(vb) = b.fit.iter().find(|v| v.id == va.id) {
-            if target(&va.recommendation) != target(&vb.recommendation) {
+            if target(va) != target(vb) {
                 changed.push(vec![
                     va.id.clone(),
                     va.recommendation.clone(),
@@ -96,12 +108,8 @@ pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> Stri
     }
     let _ = writeln!(
         out,
-        "\n{}: {}\n",
-        match lang {
-            Lang::Ko => "판단이 바뀐 강의",
-            Lang::En => "Lessons whose verdict changes",
-        },
-        changed.rows.len()
+        "\n{}\n",
+        tl!(lang, "cmp-changed", count = changed.rows.len())
     );
     if !changed.rows.is_empty() {
         out.push_str(&changed.to_markdown());

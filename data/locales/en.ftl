@@ -1,0 +1,259 @@
+# gpulab message catalogue — English side. Every message here has its Korean twin in ko.ftl
+# with the same arguments (tested in src/i18n/tests.rs). Arguments arrive formatted.
+
+## Language
+lang-unknown = unknown language { $given }: use ko or en
+
+## Readiness (src/probe/diagnose.rs)
+ready-no-gpu = no GPU
+ready-not-usable = not usable
+ready-limited = usable, with limits
+ready-ready = ready
+
+## Causes and fixes (src/probe/diagnose.rs)
+advice-no-gpu = This CPU runs the course's Phase 1-3 lessons and every small training loop in the code (MNIST MLP, tiny GPTs, small CNNs) fine. For GPU lessons (Phase 4 on: ResNet fine-tuning, Stable Diffusion, LoRA) use Colab's free T4 (Runtime > Change runtime type > T4 GPU) or rent a cloud GPU, and stop the instance when done.
+diag-built-without-cuda = nvidia-smi sees { $count } GPU(s) but this gpulab binary was built without CUDA
+fix-rebuild-with-cuda = rebuild with `cargo run --release --features cuda -- check` (needs the CUDA toolkit's nvcc on PATH and CUDA_COMPUTE_CAP set to your GPU's compute capability, e.g. 86)
+diag-driver-too-old = the driver supports CUDA up to { $driver }, but this binary's kernels were compiled with CUDA { $toolkit }
+fix-driver-too-old = update the NVIDIA driver to one that supports CUDA { $toolkit }, or rebuild with a CUDA toolkit no newer than { $driver }
+head-no-gpu-unknown = No NVIDIA GPU found to use: { $reason }; whether this machine has one is unknown.
+head-no-gpu-because = No NVIDIA GPU to use: { $reason }.
+head-no-gpu = No NVIDIA GPU on this machine.
+diag-gpu-unusable = the GPU cannot be used
+head-not-usable = GPU present but not usable: { $reason }.
+head-ready = Ready to train on { $gpus }.
+head-limited = Usable with limits: { $gpus } ({ $limit }).
+fix-nothing-ready = nothing to fix; next, `gpulab bench` to see how fast it is
+diag-smi-missing-cuda-ok = nvidia-smi is not on PATH, but CUDA sees devices
+fix-smi-missing-cuda-ok = optional: add the driver's bin folder to PATH so nvidia-smi can report memory and versions
+fix-no-driver = nothing to fix for the CPU lessons; if this machine has an NVIDIA GPU, install its driver (e.g. `sudo ubuntu-drivers install`), then run `nvidia-smi`
+fix-driver-not-loaded = load the kernel driver: reboot after installing it; with Secure Boot on, enrol the module's key (or sign it); check `lsmod | grep nvidia` and `dmesg | grep -i nvidia`
+fix-driver-mismatch = reboot: the driver was updated but the old kernel module is still loaded (or reinstall one driver version for both parts)
+fix-container-lost-gpu = restart the container with the NVIDIA Container Toolkit (`--gpus all`); if it happens after `systemctl daemon-reload`, switch Docker to the cgroupfs driver or use CDI devices
+fix-driver-libraries-missing = install the driver's user-space libraries (e.g. the nvidia-utils / libnvidia-compute packages of the same version); in a container, start it with the NVIDIA Container Toolkit; on WSL, use /usr/lib/wsl/lib/nvidia-smi
+fix-no-devices = check the GPU is attached (`lspci | grep -i nvidia`; in a VM, GPU passthrough), and look for 'fallen off the bus' Xid errors in `dmesg`
+fix-smi-permission = check the permissions of /dev/nvidia* and of nvidia-smi, and that your user may use the GPU (e.g. the video group)
+fix-smi-timed-out = the driver or GPU is hung or very slow to wake: enable persistence mode (`sudo nvidia-smi -pm 1`), check `dmesg | grep -i xid`, and reboot if it persists
+fix-smi-unreadable = run `nvidia-smi` yourself; if it looks normal, report the output to gpulab so the parser learns it
+fix-smi-failed = run `nvidia-smi` yourself and read its message; most fixes are a driver reinstall or a reboot
+diag-hidden-by-cvd = CUDA sees no device because CUDA_VISIBLE_DEVICES={ $value } hides them
+fix-hidden-by-cvd = unset CUDA_VISIBLE_DEVICES, or set it to an index or UUID that nvidia-smi lists
+diag-not-visible-to-cuda = nvidia-smi lists GPUs but CUDA finds none
+fix-not-visible-to-cuda = check that this process may open /dev/nvidia* (containers need `--gpus all`), and that no MIG configuration hides the GPU
+diag-cuda-no-device = CUDA finds no device
+fix-cpu-lessons-ok = nothing to fix for the CPU lessons; use Colab or a cloud GPU for GPU lessons
+diag-ptx-too-new = the driver supports CUDA { $driver } but the kernels were built with CUDA { $toolkit } ({ $message })
+fix-ptx-too-new = update the NVIDIA driver to one that supports CUDA { $toolkit }, or rebuild with an older toolkit; after switching toolkits run `cargo clean -p candle-kernels` so no stale PTX is reused
+diag-no-bf16-kernels = compute capability { $cc } has no bf16 kernels
+fix-no-bf16-kernels = train in f32 (or f16) on this GPU; bf16 needs compute capability 8.0 or newer (A100, RTX 30xx and later)
+diag-kernels-other-arch = the kernels were built for compute capability { $built }, not for this GPU's { $cc } ({ $message })
+fix-kernels-other-arch = rebuild with CUDA_COMPUTE_CAP={ $cap } (the GPU's compute capability without the dot)
+diag-cuda-library-missing = a CUDA library could not be loaded ({ $message })
+fix-cuda-library-missing = put the CUDA libraries on the loader path, e.g. `export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH` (or the nvidia/*/lib folders of a pip-installed toolkit)
+diag-cuda-driver-mismatch = the CUDA driver library and the kernel module are out of step ({ $message })
+fix-cuda-driver-mismatch = reboot, or reinstall one driver version for all its parts (a forward-compatibility libcuda only works on data-centre GPUs)
+diag-out-of-memory = the GPU is out of memory ({ $message })
+fix-out-of-memory = close the other processes using the GPU (see `nvidia-smi`), or pick another GPU
+diag-context-refused = the GPU refused a context ({ $message })
+fix-context-refused = the GPU may be in exclusive-process or prohibited compute mode, or busy: check `nvidia-smi -q -d COMPUTE`
+fix-wrong-result = do not trust this GPU's results: update the driver, check `dmesg` for Xid errors, and report it
+diag-built-without-cuda-plain = this gpulab binary was built without CUDA
+fix-features-cuda = rebuild with `--features cuda`
+diag-cuda-failed = CUDA failed: { $message }
+fix-cuda-failed = run again with CUDA_LAUNCH_BLOCKING=1 to see the failing call, and check the driver with `nvidia-smi`
+gpu-unknown-name = unknown GPU
+diag-mig-whole = MIG mode is on: CUDA sees slices of this GPU, never the whole of it
+diag-mig-slices = MIG mode is on: the GPU is split into { $count } slice(s) ({ $profiles }); CUDA sees slices, each with only its share of memory
+fix-mig-pick = pick one slice with CUDA_VISIBLE_DEVICES={ $uuid }, and size models for the slice's memory, not the GPU's
+fix-mig-pick-any = pick a slice with CUDA_VISIBLE_DEVICES=MIG-<uuid> (see `nvidia-smi -L`)
+diag-gpu-not-in-cuda = nvidia-smi lists this GPU but CUDA does not{ $hidden }
+fix-gpu-not-in-cuda = unset CUDA_VISIBLE_DEVICES or add this GPU's index/UUID to it
+diag-build-no-cuda-gpu = this build has no CUDA, so it cannot use this GPU
+diag-bf16-check-failed = bf16 check failed
+diag-gpu-busy = only { $free } of { $total } is free: other processes hold the rest
+fix-gpu-busy = see who holds it with `nvidia-smi`, and stop it before training
+diag-no-bf16 = compute capability { $cc } has no bf16
+fix-no-bf16 = train in f32 or f16 here; bf16 needs compute capability 8.0+ (A100, RTX 30xx and later)
+diag-kernels-newer = kernels were built for compute capability { $built }, newer than this GPU's { $cc }
+fix-rebuild-cap = rebuild with CUDA_COMPUTE_CAP={ $cap }
+diag-memory-mismatch = nvidia-smi reports { $smi } but CUDA sees { $cuda } ({ $gap } % apart; the driver's reserve explains a few %)
+fix-memory-mismatch = check that both views are the same GPU (CUDA_DEVICE_ORDER=PCI_BUS_ID) and whether it is a MIG slice or vGPU
+diag-ready = device opened; f32 and bf16 matmuls ran and matched the CPU reference
+
+## The driver's failures (src/probe/nvidia_smi.rs)
+smi-not-installed = nvidia-smi is not installed (no NVIDIA driver on this machine)
+smi-cannot-start = nvidia-smi exists but could not be started: { $message }
+smi-cannot-communicate = nvidia-smi cannot talk to the NVIDIA kernel driver (module not loaded)
+smi-no-devices = the driver is loaded but sees no NVIDIA GPU
+smi-version-mismatch = the driver's kernel module and its user-space library have different versions
+smi-nvml-unknown = NVML failed with 'Unknown Error' (usually a container that lost access to the GPU device files)
+smi-nvml-missing = nvidia-smi cannot find libnvidia-ml.so (driver libraries missing or not mounted)
+smi-permission-denied = nvidia-smi was refused access to the GPU (insufficient permissions)
+smi-timed-out = nvidia-smi did not answer within { $seconds } s
+smi-unparseable = nvidia-smi's output could not be read: { $detail }
+smi-failed-exit = nvidia-smi failed (exit { $code })
+smi-killed = nvidia-smi was stopped by a signal
+smi-printed-nothing = { $how } and printed nothing
+smi-failed-with = { $how }: { $message }
+device-unknown = unknown device { $given }: use cpu, cuda:N (e.g. cuda:0) or all
+cuda-not-built = this gpulab was built without CUDA; rebuild with `--features cuda` to measure on a GPU
+cuda-no-host-copies = this gpulab was built without CUDA: no host↔device copies to time
+cuda-empty-error = (empty error)
+cuda-matmul-off = matmul result off by { $error } (tolerance { $tolerance })
+
+## PyTorch's view (src/probe/pytorch.rs)
+torch-no-result = the probe printed no result
+torch-unreadable = the probe's result is not readable: { $error }
+torch-no-version = the probe's result names no torch version
+torch-found = torch { $version } ({ $python }) · built with CUDA { $cuda } · is_available() { $available } · { $count } device(s)
+torch-cpu-wheel = none (a CPU-only wheel)
+torch-no-python = no python at { $python } (pass --python PATH to ask another environment)
+torch-missing = { $python } has no torch ({ $reason }): the later lessons need `pip install torch`
+torch-timed-out = { $python } did not answer within { $seconds } s (importing torch or initialising CUDA hung)
+torch-snippet-note = the lesson's snippet reads torch.cuda.get_device_properties(0).total_mem, an attribute PyTorch does not have (AttributeError on any GPU machine): the working spelling is .total_memory
+torch-diag-cpu-only = torch { $version } is a CPU-only wheel, but the driver lists { $gpus } GPU(s)
+torch-fix-cpu-only = install a CUDA build of torch in this environment: `pip install torch --index-url https://download.pytorch.org/whl/cu{ $tag }` (a CUDA no newer than the driver's { $driver })
+torch-see-warning = see the warning
+torch-diag-too-new = torch { $version } was built for CUDA { $built }, newer than this driver supports ({ $driver })
+torch-fix-too-new = update the NVIDIA driver, or install a torch wheel for the driver's CUDA: `pip install torch --index-url https://download.pytorch.org/whl/cu{ $tag }`
+torch-diag-unavailable = the driver lists { $gpus } GPU(s) but torch.cuda.is_available() is False{ $detail }
+torch-fix-unavailable = run `python -c "import torch; torch.zeros(1).cuda()"` to see CUDA's own error; check CUDA_VISIBLE_DEVICES and that this environment's torch matches the driver
+torch-diag-other-devices = torch sees { $torch } device(s), the driver lists { $gpus }
+torch-fix-other-devices = CUDA_VISIBLE_DEVICES (or a container's device list) decides what torch sees: set it to the GPUs you mean to use
+
+## check's screen (src/probe/check.rs)
+check-title = gpulab check: is there a usable NVIDIA GPU?
+check-container = container ({ $kind })
+check-host = Host       { $os } { $arch }{ $place }
+check-host-cpu = { $cpu } · { $cores } cores / { $threads } threads · { $simd }
+check-host-ram = RAM { $total } total, { $available } available
+check-place = Place
+check-driver = Driver
+check-driver-line = nvidia-smi: { $count } GPU(s) · driver { $driver } · supports CUDA up to { $cuda }{ $dropped }
+check-dropped-fields =  · this driver does not know: { $fields }
+check-framework = Framework
+check-framework-cuda = candle { $version } with CUDA { $cuda } for compute capability { $cc } · { $count } device(s){ $error }
+check-framework-no-cuda = candle { $version } built without cuda · Device::new_cuda(0): { $error }
+check-torch-device = cuda:{ $index } { $name } · cc { $cc } · { $memory } (get_device_properties({ $index }).total_memory)
+check-warning = warning: { $text }
+check-note = note: { $text }
+check-fix = fix: { $text }
+check-gpu-line = GPU { $smi } / { $cuda }  { $name } · cc { $cc } · memory { $smi_memory } (nvidia-smi) / { $cuda_memory } (CUDA) · { $readiness }
+check-verdict = Verdict
+check-next = Next
+check-also = Also
+check-meanwhile = Meanwhile
+
+## fit (src/plan/fit.rs)
+fit-intro = Will each lesson fit? Memory by textbook formula; time = steps × (compute time + memory time + a per-step floor: { $cpu_floor } ms on a CPU, { $gpu_floor } ms on a GPU). Impractical: over { $cpu_hours } h on a CPU, over Colab's { $colab_hours } h session on its free T4.
+fit-target-line = { $name }: { $memory } memory, { $source }
+fit-caveat-legend = ✓*: fits, but the lesson's code as written runs on the CPU (it hard-codes device="cpu")
+fit-datasheet = datasheet ({ $name }): { $f32 } TFLOP/s f32, { $half } TFLOP/s 16-bit at { $share }% for large matrices, { $bandwidth } GB/s
+fit-unknown-gpu-rates = unknown GPU: assumed 5 TFLOP/s f32, 10 TFLOP/s 16-bit, 300 GB/s
+target-this-cpu = this CPU
+target-colab-free-t4 = T4 (Colab free)
+fit-detail-params = { $params } params{ $trainable } · { $dtype } · { $optimizer } · batch { $batch } · { $mode }{ $note }
+fit-trainable =  ({ $count } trainable)
+fit-no-optimizer = no optimizer
+fit-note = note: { $text }
+fit-memory-heading = Memory (weights, gradients and state by formula; activations as the total line says):
+mem-weights = weights
+mem-gradients = gradients
+mem-optimizer-state = optimizer state
+mem-activations = activations
+mem-total = total
+fit-total-line = { $total } (activations: { $source })
+fit-cuda-context = + CUDA context on a GPU, typically { $size }
+fit-work = Work: { $flops } FLOPs for the whole run
+fit-targets = Targets:
+fit-state-na = n/a
+fit-state-too-small = too small
+fit-state-too-slow = too slow
+fit-state-fits = fits
+fit-target-detail = { $name } { $state } needs { $needed } of { $memory } · { $time } · { $cost } · { $source }
+fit-step = a step: { $compute } ms compute (n ≈ { $n }), { $memory } ms memory, { $floor } ms floor → { $bound }
+bound-compute = compute-bound
+bound-memory = memory-bound
+bound-overhead = overhead-bound (the per-step floor)
+fit-doc-says = (the lesson's doc says about { $hours } h on { $gpu })
+fit-recommended = Recommended: { $text }
+fit-multi-gpu = Multi-GPU: { $text }
+fit-configs =
+    ds_config.json (DeepSpeed):
+    { $deepspeed }
+
+    accelerate_fsdp.json (Accelerate + FSDP):
+    { $accelerate }
+
+    Launch with one of:
+      { $first }
+      { $second }
+    (`gpulab fit --lesson { $id } --configs DIR` writes both files.)
+act-formula = formula (Korthikanti et al. 2022)
+act-formula-layer = formula (one layer at a time)
+act-lessons-toml = lessons.toml per-sample estimate
+act-rough = rough (batch · 16·√P values)
+act-measured = measured { $framework } model ({ $file })
+fit-too-slow-cpu = { $time } on this CPU: past { $limit } h a run is no lesson to wait for
+fit-too-slow-colab = { $time } is longer than Colab's free session ({ $limit } h at most)
+fit-caveat-cpu-pinned = the lesson's code hard-codes device="cpu": as written it runs on the CPU; change it to "cuda" for this time
+rec-nothing-to-train = nothing to train in the lesson's code; see its recipe
+rec-this-cpu = this CPU ({ $time }, free)
+rec-not-free-t4 = ; not the free T4: { $why }
+rec-free = { $target } ({ $time }, free)
+rec-paid = { $target } ({ $time }, about { $cost }){ $note }
+rec-cpu-slowly = this CPU, slowly ({ $time })
+rec-multi-gpu = no single GPU: see the multi-GPU plan
+col-lesson = lesson
+col-needs = needs
+col-recommended = recommended
+cell-na = n/a
+cell-memory = ✗ memory
+cell-too-slow = ✗ too slow ({ $time })
+fit-more-detail = Detail for one lesson: gpulab fit --lesson <id>
+fit-no-plan = { $id } fits one GPU: there is no multi-GPU plan to write configs for
+
+## The report (src/report/markdown.rs)
+rep-title = GPU/Cloud environment check
+rep-date = Date
+rep-local-gpu = local GPU
+rep-smi = `nvidia-smi` result
+rep-framework = framework CUDA (Candle)
+rep-memory = GPU memory
+rep-colab = Colab used
+rep-cloud = cloud GPU used
+rep-bandwidth = Memory bandwidth
+rep-roofline = Roofline
+rep-multi-gpu = Multi-GPU plan (no single GPU holds these)
+rep-multi-gpu-line = { $id }: { $plan } — `gpulab fit --lesson { $id } --configs DIR` writes its DeepSpeed and Accelerate/FSDP configs
+rep-bench = Benchmark
+rep-size = matmul size
+rep-size-value = { $n }³ f32 (median)
+rep-cpu-time = CPU time
+rep-gpu-time = GPU time
+rep-speedup = speedup
+rep-judgement = Judgement
+rep-runs-here = Lessons this environment can run
+rep-nothing-to-train = Lessons whose code trains no network (their doc recipes are judged above)
+rep-legend = ✓ fits (time for the whole run) · ✓* fits, but the lesson's code as written runs on the CPU · ✗ memory: does not fit · ✗ too slow: fits, but longer than a day on a CPU or Colab's 12 h session · n/a: cannot run there (no GPU path in the code, or nothing to train)
+rep-needs = Lessons that need Colab/cloud
+rep-none = none
+rep-yes = yes
+rep-no = no
+rep-why = empty because
+rep-why-above = empty for the reason above
+rep-per-param = Bytes per parameter, measured here (Candle, one real training step)
+rep-per-param-note = The lesson's rule of thumb is 2 bytes per parameter (fp16 weights only); training also keeps gradients, optimizer state and activations.
+rep-kernel-note = CPU f32 ran on gpulab's AVX2 kernel: Candle's own CPU matmul is about 1.5× slower on CPUs without AVX-512, and a slow CPU baseline would inflate every GPU speedup (`gpulab bench --cpu-kernel candle` to compare).
+rep-table = Every lesson, every target
+rep-next = What to do next
+rep-next-no-gpu = Run the CPU lessons here. For GPU lessons open Colab (Runtime > Change runtime type > T4 GPU), run `gpulab report` there with a cuda build (the notebook `labs/colab/gpulab.ipynb` does every step), and compare the two reports with `gpulab compare`.
+rep-next-gpu = This GPU is ready: run the GPU lessons here; for what does not fit, use the recommended cloud GPU and stop the instance when done.
+rep-details = Details
+rep-footer = Generated by gpulab { $version } · { $cpu } · { $host }
+rep-smi-ok = { $count } GPU(s), driver { $driver }, CUDA { $cuda }
+rep-framework-no-cuda = candle { $version }: built without CUDA (Device::new_cuda fails by design)
+rep-framework-cuda = candle { $version } with CUDA { $cuda } (cc { $cc }): { $count } device(s), { $readiness }
+rep-torch-not-asked = not asked
+cmp-best-gflops = CPU f32 GFLOP/s (best)
+cmp-changed = Lessons whose verdict changes: { $count }

@@ -1,0 +1,259 @@
+# gpulab 메시지 카탈로그 — 한국어. 모든 메시지는 en.ftl에 같은 인자를 가진 짝이 있습니다
+# (src/i18n/tests.rs가 확인). 인자는 이미 서식이 적용된 문자열로 들어옵니다.
+
+## Language
+lang-unknown = 알 수 없는 언어 { $given }: ko 또는 en을 쓰세요
+
+## Readiness (src/probe/diagnose.rs)
+ready-no-gpu = GPU 없음
+ready-not-usable = 사용 불가
+ready-limited = 제한적으로 사용 가능
+ready-ready = 준비됨
+
+## Causes and fixes (src/probe/diagnose.rs)
+advice-no-gpu = 이 CPU로도 과정의 Phase 1-3 강의와 코드 속 작은 학습 루프(MNIST MLP, 작은 GPT, 작은 CNN)는 충분히 돌아갑니다. GPU 강의(Phase 4부터: ResNet 파인튜닝, Stable Diffusion, LoRA)는 Colab의 무료 T4(런타임 > 런타임 유형 변경 > T4 GPU)를 쓰거나 클라우드 GPU를 빌리세요. 다 쓰면 인스턴스를 꼭 멈추세요.
+diag-built-without-cuda = nvidia-smi는 GPU { $count }개를 보지만 이 gpulab 실행 파일은 CUDA 없이 빌드되었습니다
+fix-rebuild-with-cuda = `cargo run --release --features cuda -- check`로 다시 빌드하세요 (CUDA 툴킷의 nvcc가 PATH에 있어야 하고, CUDA_COMPUTE_CAP을 GPU의 compute capability로 지정해야 합니다. 예: 86)
+diag-driver-too-old = 드라이버는 CUDA { $driver }까지 지원하는데, 이 실행 파일의 커널은 CUDA { $toolkit }로 컴파일되었습니다
+fix-driver-too-old = CUDA { $toolkit }를 지원하는 NVIDIA 드라이버로 업데이트하거나, { $driver } 이하의 CUDA 툴킷으로 다시 빌드하세요
+head-no-gpu-unknown = 쓸 수 있는 NVIDIA GPU를 찾지 못했습니다: { $reason }. 이 컴퓨터에 GPU가 있는지는 알 수 없습니다.
+head-no-gpu-because = 쓸 수 있는 NVIDIA GPU가 없습니다: { $reason }.
+head-no-gpu = 이 컴퓨터에는 NVIDIA GPU가 없습니다.
+diag-gpu-unusable = GPU를 사용할 수 없습니다
+head-not-usable = GPU는 있지만 쓸 수 없습니다: { $reason }.
+head-ready = { $gpus }에서 학습할 준비가 되었습니다.
+head-limited = 제한적으로 사용 가능: { $gpus } ({ $limit }).
+fix-nothing-ready = 고칠 것이 없습니다. 다음으로 `gpulab bench`로 얼마나 빠른지 확인하세요
+diag-smi-missing-cuda-ok = nvidia-smi가 PATH에 없지만 CUDA는 장치를 봅니다
+fix-smi-missing-cuda-ok = 선택 사항: 드라이버의 bin 폴더를 PATH에 넣으면 nvidia-smi가 메모리와 버전을 알려 줍니다
+fix-no-driver = CPU 강의에는 고칠 것이 없습니다. 이 컴퓨터에 NVIDIA GPU가 있다면 드라이버를 설치한 뒤(예: `sudo ubuntu-drivers install`) `nvidia-smi`를 실행하세요
+fix-driver-not-loaded = 커널 드라이버를 올리세요: 설치 후 재부팅하고, Secure Boot가 켜져 있으면 모듈 키를 등록(또는 서명)하세요. `lsmod | grep nvidia`와 `dmesg | grep -i nvidia`로 확인합니다
+fix-driver-mismatch = 재부팅하세요: 드라이버는 업데이트되었지만 예전 커널 모듈이 아직 올라와 있습니다(또는 두 부분을 같은 버전으로 다시 설치하세요)
+fix-container-lost-gpu = NVIDIA Container Toolkit(`--gpus all`)으로 컨테이너를 다시 시작하세요. `systemctl daemon-reload` 뒤에 생긴다면 Docker를 cgroupfs 드라이버로 바꾸거나 CDI 장치를 쓰세요
+fix-driver-libraries-missing = 드라이버의 사용자 공간 라이브러리를 설치하세요(예: 같은 버전의 nvidia-utils / libnvidia-compute 패키지). 컨테이너라면 NVIDIA Container Toolkit으로 시작하고, WSL이라면 /usr/lib/wsl/lib/nvidia-smi를 쓰세요
+fix-no-devices = GPU가 연결되어 있는지 확인하고(`lspci | grep -i nvidia`, VM이라면 GPU 패스스루), `dmesg`에서 'fallen off the bus' Xid 오류를 찾아보세요
+fix-smi-permission = /dev/nvidia*와 nvidia-smi의 권한, 그리고 내 사용자가 GPU를 쓸 수 있는지(예: video 그룹) 확인하세요
+fix-smi-timed-out = 드라이버나 GPU가 멈췄거나 깨어나는 데 아주 오래 걸립니다: persistence 모드를 켜고(`sudo nvidia-smi -pm 1`), `dmesg | grep -i xid`를 확인한 뒤, 계속되면 재부팅하세요
+fix-smi-unreadable = `nvidia-smi`를 직접 실행해 보세요. 정상으로 보이면 그 출력을 gpulab에 알려 주세요(파서가 배우도록)
+fix-smi-failed = `nvidia-smi`를 직접 실행해 메시지를 읽어 보세요. 대부분 드라이버 재설치나 재부팅으로 해결됩니다
+diag-hidden-by-cvd = CUDA_VISIBLE_DEVICES={ $value }가 장치를 가려서 CUDA가 아무 장치도 보지 못합니다
+fix-hidden-by-cvd = CUDA_VISIBLE_DEVICES를 지우거나, nvidia-smi가 보여 주는 번호나 UUID로 지정하세요
+diag-not-visible-to-cuda = nvidia-smi는 GPU를 보여 주는데 CUDA는 하나도 찾지 못합니다
+fix-not-visible-to-cuda = 이 프로세스가 /dev/nvidia*를 열 수 있는지(컨테이너는 `--gpus all` 필요), MIG 설정이 GPU를 가리고 있지 않은지 확인하세요
+diag-cuda-no-device = CUDA가 장치를 찾지 못합니다
+fix-cpu-lessons-ok = CPU 강의에는 고칠 것이 없습니다. GPU 강의는 Colab이나 클라우드 GPU에서 하세요
+diag-ptx-too-new = 드라이버는 CUDA { $driver }를 지원하는데 커널은 CUDA { $toolkit }로 빌드되었습니다 ({ $message })
+fix-ptx-too-new = CUDA { $toolkit }를 지원하는 NVIDIA 드라이버로 업데이트하거나 더 오래된 툴킷으로 다시 빌드하세요. 툴킷을 바꾼 뒤에는 `cargo clean -p candle-kernels`로 예전 PTX가 재사용되지 않게 하세요
+diag-no-bf16-kernels = compute capability { $cc }에는 bf16 커널이 없습니다
+fix-no-bf16-kernels = 이 GPU에서는 f32(또는 f16)로 학습하세요. bf16은 compute capability 8.0 이상(A100, RTX 30xx 이후)이 필요합니다
+diag-kernels-other-arch = 커널이 이 GPU의 { $cc }가 아니라 compute capability { $built }용으로 빌드되었습니다 ({ $message })
+fix-kernels-other-arch = CUDA_COMPUTE_CAP={ $cap }(GPU의 compute capability에서 점을 뺀 값)로 다시 빌드하세요
+diag-cuda-library-missing = CUDA 라이브러리를 불러오지 못했습니다 ({ $message })
+fix-cuda-library-missing = CUDA 라이브러리를 로더 경로에 넣으세요. 예: `export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH` (pip로 설치한 툴킷이면 nvidia/*/lib 폴더)
+diag-cuda-driver-mismatch = CUDA 드라이버 라이브러리와 커널 모듈의 버전이 맞지 않습니다 ({ $message })
+fix-cuda-driver-mismatch = 재부팅하거나, 드라이버의 모든 부분을 같은 버전으로 다시 설치하세요 (forward-compatibility libcuda는 데이터센터 GPU에서만 동작합니다)
+diag-out-of-memory = GPU 메모리가 부족합니다 ({ $message })
+fix-out-of-memory = GPU를 쓰는 다른 프로세스를 닫거나(`nvidia-smi`로 확인), 다른 GPU를 고르세요
+diag-context-refused = GPU가 컨텍스트 생성을 거부했습니다 ({ $message })
+fix-context-refused = GPU가 exclusive-process나 prohibited compute 모드이거나 사용 중일 수 있습니다: `nvidia-smi -q -d COMPUTE`로 확인하세요
+fix-wrong-result = 이 GPU의 결과를 믿지 마세요: 드라이버를 업데이트하고 `dmesg`에서 Xid 오류를 확인한 뒤 알려 주세요
+diag-built-without-cuda-plain = 이 gpulab 실행 파일은 CUDA 없이 빌드되었습니다
+fix-features-cuda = `--features cuda`로 다시 빌드하세요
+diag-cuda-failed = CUDA 실패: { $message }
+fix-cuda-failed = CUDA_LAUNCH_BLOCKING=1로 다시 실행해 실패한 호출을 확인하고, `nvidia-smi`로 드라이버를 점검하세요
+gpu-unknown-name = 알 수 없는 GPU
+diag-mig-whole = MIG 모드가 켜져 있습니다: CUDA는 이 GPU 전체가 아니라 조각(slice)만 봅니다
+diag-mig-slices = MIG 모드가 켜져 있습니다: GPU가 조각 { $count }개({ $profiles })로 나뉘어 있고, CUDA는 각자 몫의 메모리만 가진 조각을 봅니다
+fix-mig-pick = CUDA_VISIBLE_DEVICES={ $uuid }로 조각 하나를 고르고, 모델 크기는 GPU 전체가 아니라 그 조각의 메모리에 맞추세요
+fix-mig-pick-any = CUDA_VISIBLE_DEVICES=MIG-<uuid>로 조각을 고르세요 (`nvidia-smi -L`로 확인)
+diag-gpu-not-in-cuda = nvidia-smi에는 이 GPU가 보이지만 CUDA에는 보이지 않습니다{ $hidden }
+fix-gpu-not-in-cuda = CUDA_VISIBLE_DEVICES를 지우거나 이 GPU의 번호/UUID를 넣으세요
+diag-build-no-cuda-gpu = 이 빌드에는 CUDA가 없어서 이 GPU를 쓸 수 없습니다
+diag-bf16-check-failed = bf16 확인 실패
+diag-gpu-busy = { $total } 중 { $free }만 비어 있습니다: 나머지는 다른 프로세스가 쓰고 있습니다
+fix-gpu-busy = `nvidia-smi`로 누가 쓰는지 보고, 학습 전에 멈추세요
+diag-no-bf16 = compute capability { $cc }는 bf16을 지원하지 않습니다
+fix-no-bf16 = 여기서는 f32나 f16으로 학습하세요. bf16은 compute capability 8.0 이상(A100, RTX 30xx 이후)이 필요합니다
+diag-kernels-newer = 커널이 compute capability { $built }용으로 빌드되어 이 GPU의 { $cc }보다 새롭습니다
+fix-rebuild-cap = CUDA_COMPUTE_CAP={ $cap }로 다시 빌드하세요
+diag-memory-mismatch = nvidia-smi는 { $smi }라고 하는데 CUDA는 { $cuda }를 봅니다 ({ $gap } % 차이. 드라이버 예약분으로는 몇 %만 설명됩니다)
+fix-memory-mismatch = 두 view가 같은 GPU인지(CUDA_DEVICE_ORDER=PCI_BUS_ID), MIG 조각이나 vGPU인지 확인하세요
+diag-ready = 장치를 열었고 f32와 bf16 행렬곱이 실행되어 CPU 기준값과 일치했습니다
+
+## The driver's failures (src/probe/nvidia_smi.rs)
+smi-not-installed = nvidia-smi가 설치되어 있지 않습니다 (이 컴퓨터에 NVIDIA 드라이버가 없음)
+smi-cannot-start = nvidia-smi는 있지만 실행하지 못했습니다: { $message }
+smi-cannot-communicate = nvidia-smi가 NVIDIA 커널 드라이버와 통신하지 못합니다 (모듈이 올라와 있지 않음)
+smi-no-devices = 드라이버는 올라와 있지만 NVIDIA GPU가 보이지 않습니다
+smi-version-mismatch = 드라이버의 커널 모듈과 사용자 공간 라이브러리의 버전이 다릅니다
+smi-nvml-unknown = NVML이 'Unknown Error'로 실패했습니다 (대개 컨테이너가 GPU 장치 파일에 대한 접근을 잃은 경우)
+smi-nvml-missing = nvidia-smi가 libnvidia-ml.so를 찾지 못합니다 (드라이버 라이브러리가 없거나 마운트되지 않음)
+smi-permission-denied = nvidia-smi의 GPU 접근이 거부되었습니다 (권한 부족)
+smi-timed-out = nvidia-smi가 { $seconds }초 안에 응답하지 않았습니다
+smi-unparseable = nvidia-smi의 출력을 읽지 못했습니다: { $detail }
+smi-failed-exit = nvidia-smi 실패 (종료 코드 { $code })
+smi-killed = nvidia-smi가 시그널로 중단되었습니다
+smi-printed-nothing = { $how }, 아무것도 출력하지 않았습니다
+smi-failed-with = { $how }: { $message }
+device-unknown = 알 수 없는 장치 { $given }: cpu, cuda:N(예: cuda:0), all 중 하나를 쓰세요
+cuda-not-built = 이 gpulab은 CUDA 없이 빌드되었습니다. GPU에서 재려면 `--features cuda`로 다시 빌드하세요
+cuda-no-host-copies = 이 gpulab은 CUDA 없이 빌드되어 호스트↔장치 복사를 잴 수 없습니다
+cuda-empty-error = (빈 오류 메시지)
+cuda-matmul-off = 행렬곱 결과가 { $error }만큼 틀렸습니다 (허용 오차 { $tolerance })
+
+## PyTorch's view (src/probe/pytorch.rs)
+torch-no-result = 검사 스크립트가 결과를 출력하지 않았습니다
+torch-unreadable = 검사 스크립트의 결과를 읽을 수 없습니다: { $error }
+torch-no-version = 검사 결과에 torch 버전이 없습니다
+torch-found = torch { $version } ({ $python }) · CUDA { $cuda }로 빌드 · is_available() { $available } · 장치 { $count }개
+torch-cpu-wheel = 없음 (CPU 전용 wheel)
+torch-no-python = { $python }에 python이 없습니다 (다른 환경을 보려면 --python PATH)
+torch-missing = { $python }에 torch가 없습니다 ({ $reason }): 이후 강의에는 `pip install torch`가 필요합니다
+torch-timed-out = { $python }이(가) { $seconds }초 안에 응답하지 않았습니다 (torch import나 CUDA 초기화가 멈춤)
+torch-snippet-note = 강의의 코드 조각은 torch.cuda.get_device_properties(0).total_mem을 읽는데, PyTorch에는 그런 속성이 없습니다(GPU가 있는 컴퓨터에서 AttributeError). 동작하는 이름은 .total_memory입니다
+torch-diag-cpu-only = torch { $version }은(는) CPU 전용 wheel인데 드라이버에는 GPU { $gpus }개가 있습니다
+torch-fix-cpu-only = 이 환경에 CUDA용 torch를 설치하세요: `pip install torch --index-url https://download.pytorch.org/whl/cu{ $tag }` (드라이버의 { $driver }보다 새롭지 않은 CUDA)
+torch-see-warning = 경고 참고
+torch-diag-too-new = torch { $version }은(는) CUDA { $built }용으로 빌드되어 이 드라이버가 지원하는 것({ $driver })보다 새롭습니다
+torch-fix-too-new = NVIDIA 드라이버를 업데이트하거나, 드라이버의 CUDA에 맞는 torch wheel을 설치하세요: `pip install torch --index-url https://download.pytorch.org/whl/cu{ $tag }`
+torch-diag-unavailable = 드라이버에는 GPU { $gpus }개가 있는데 torch.cuda.is_available()이 False입니다{ $detail }
+torch-fix-unavailable = `python -c "import torch; torch.zeros(1).cuda()"`로 CUDA의 오류를 직접 보고, CUDA_VISIBLE_DEVICES와 이 환경의 torch가 드라이버에 맞는지 확인하세요
+torch-diag-other-devices = torch는 장치 { $torch }개를 보고, 드라이버에는 { $gpus }개가 있습니다
+torch-fix-other-devices = torch가 무엇을 볼지는 CUDA_VISIBLE_DEVICES(또는 컨테이너의 장치 목록)가 정합니다: 쓰려는 GPU로 지정하세요
+
+## check's screen (src/probe/check.rs)
+check-title = gpulab check: 쓸 수 있는 NVIDIA GPU가 있나요?
+check-container = 컨테이너 ({ $kind })
+check-host = 호스트     { $os } { $arch }{ $place }
+check-host-cpu = { $cpu } · 코어 { $cores }개 / 스레드 { $threads }개 · { $simd }
+check-host-ram = RAM 전체 { $total }, 사용 가능 { $available }
+check-place = 위치
+check-driver = 드라이버
+check-driver-line = nvidia-smi: GPU { $count }개 · 드라이버 { $driver } · CUDA { $cuda }까지 지원{ $dropped }
+check-dropped-fields =  · 이 드라이버가 모르는 필드: { $fields }
+check-framework = 프레임워크
+check-framework-cuda = candle { $version } · CUDA { $cuda }, compute capability { $cc }용 · 장치 { $count }개{ $error }
+check-framework-no-cuda = candle { $version } · cuda 없이 빌드 · Device::new_cuda(0): { $error }
+check-torch-device = cuda:{ $index } { $name } · cc { $cc } · { $memory } (get_device_properties({ $index }).total_memory)
+check-warning = 경고: { $text }
+check-note = 참고: { $text }
+check-fix = 해결: { $text }
+check-gpu-line = GPU { $smi } / { $cuda }  { $name } · cc { $cc } · 메모리 { $smi_memory } (nvidia-smi) / { $cuda_memory } (CUDA) · { $readiness }
+check-verdict = 판정
+check-next = 다음
+check-also = 또한
+check-meanwhile = 그동안
+
+## fit (src/plan/fit.rs)
+fit-intro = 각 강의가 들어갈까요? 메모리는 교과서 공식으로, 시간은 스텝 수 × (연산 시간 + 메모리 시간 + 스텝당 고정 비용: CPU { $cpu_floor } ms, GPU { $gpu_floor } ms)로 계산합니다. CPU에서 { $cpu_hours }시간, Colab 무료 T4에서 세션 한도 { $colab_hours }시간을 넘으면 현실적이지 않다고 봅니다.
+fit-target-line = { $name }: 메모리 { $memory }, { $source }
+fit-caveat-legend = ✓*: 들어가지만 강의 코드가 그대로는 CPU에서 실행됩니다 (device="cpu"로 고정되어 있음)
+fit-datasheet = 데이터시트 ({ $name }): f32 { $f32 } TFLOP/s, 16비트 { $half } TFLOP/s (큰 행렬에서 { $share }%), { $bandwidth } GB/s
+fit-unknown-gpu-rates = 알 수 없는 GPU: f32 5 TFLOP/s, 16비트 10 TFLOP/s, 300 GB/s로 가정
+target-this-cpu = 이 CPU
+target-colab-free-t4 = T4 (Colab 무료)
+fit-detail-params = 파라미터 { $params }개{ $trainable } · { $dtype } · { $optimizer } · 배치 { $batch } · { $mode }{ $note }
+fit-trainable =  (학습 대상 { $count }개)
+fit-no-optimizer = 옵티마이저 없음
+fit-note = 참고: { $text }
+fit-memory-heading = 메모리 (가중치·기울기·옵티마이저 상태는 공식으로, 활성값은 합계 줄에 적힌 방법으로):
+mem-weights = 가중치
+mem-gradients = 기울기
+mem-optimizer-state = 옵티마이저 상태
+mem-activations = 활성값
+mem-total = 합계
+fit-total-line = { $total } (활성값: { $source })
+fit-cuda-context = + GPU에서는 CUDA 컨텍스트가 보통 { $size }
+fit-work = 연산량: 전체 실행에 { $flops } FLOPs
+fit-targets = 실행 환경:
+fit-state-na = n/a
+fit-state-too-small = 메모리 부족
+fit-state-too-slow = 너무 느림
+fit-state-fits = 들어감
+fit-target-detail = { $name } { $state } { $memory } 중 { $needed } 필요 · { $time } · { $cost } · { $source }
+fit-step = 한 스텝: 연산 { $compute } ms (n ≈ { $n }), 메모리 { $memory } ms, 고정 비용 { $floor } ms → { $bound }
+bound-compute = 연산 한계
+bound-memory = 메모리 한계
+bound-overhead = 고정 비용 한계 (스텝당 고정 비용)
+fit-doc-says = (강의 문서는 { $gpu }에서 약 { $hours }시간이라고 합니다)
+fit-recommended = 추천: { $text }
+fit-multi-gpu = 여러 GPU: { $text }
+fit-configs =
+    ds_config.json (DeepSpeed):
+    { $deepspeed }
+
+    accelerate_fsdp.json (Accelerate + FSDP):
+    { $accelerate }
+
+    다음 중 하나로 실행하세요:
+      { $first }
+      { $second }
+    (`gpulab fit --lesson { $id } --configs DIR`가 두 파일을 씁니다.)
+act-formula = 공식 (Korthikanti et al. 2022)
+act-formula-layer = 공식 (한 번에 한 층씩)
+act-lessons-toml = lessons.toml의 샘플당 추정값
+act-rough = 대략값 (배치 · 16·√P개 값)
+act-measured = 측정한 { $framework } 모델 ({ $file })
+fit-too-slow-cpu = 이 CPU로 { $time }: { $limit }시간이 넘는 실행은 기다릴 만한 실습이 아닙니다
+fit-too-slow-colab = { $time }은(는) Colab 무료 세션(최대 { $limit }시간)보다 깁니다
+fit-caveat-cpu-pinned = 강의 코드가 device="cpu"로 고정되어 있어 그대로는 CPU에서 실행됩니다. 이 시간을 얻으려면 "cuda"로 바꾸세요
+rec-nothing-to-train = 강의 코드에는 학습할 것이 없습니다. 레시피를 참고하세요
+rec-this-cpu = 이 CPU ({ $time }, 무료)
+rec-not-free-t4 = ; 무료 T4가 아닌 이유: { $why }
+rec-free = { $target } ({ $time }, 무료)
+rec-paid = { $target } ({ $time }, 약 { $cost }){ $note }
+rec-cpu-slowly = 이 CPU, 느리게 ({ $time })
+rec-multi-gpu = GPU 한 장으로는 불가: 여러 GPU 계획을 보세요
+col-lesson = 강의
+col-needs = 필요량
+col-recommended = 추천
+cell-na = n/a
+cell-memory = ✗ 메모리
+cell-too-slow = ✗ 너무 느림 ({ $time })
+fit-more-detail = 강의 하나의 자세한 내용: gpulab fit --lesson <id>
+fit-no-plan = { $id }은(는) GPU 한 장에 들어가서 설정 파일을 쓸 여러 GPU 계획이 없습니다
+
+## The report (src/report/markdown.rs)
+rep-title = GPU/Cloud 환경 점검 결과
+rep-date = 날짜
+rep-local-gpu = 로컬 GPU
+rep-smi = `nvidia-smi` 결과
+rep-framework = 프레임워크 CUDA (Candle)
+rep-memory = GPU 메모리
+rep-colab = Colab 실행 여부
+rep-cloud = 클라우드 GPU 사용 여부
+rep-bandwidth = 메모리 대역폭
+rep-roofline = 루프라인(Roofline)
+rep-multi-gpu = 여러 GPU 계획 (GPU 한 장에 들어가지 않는 강의)
+rep-multi-gpu-line = { $id }: { $plan } — `gpulab fit --lesson { $id } --configs DIR`로 DeepSpeed와 Accelerate/FSDP 설정 파일을 씁니다
+rep-bench = 벤치마크
+rep-size = 행렬곱 크기
+rep-size-value = { $n }³ f32 (중앙값)
+rep-cpu-time = CPU 시간
+rep-gpu-time = GPU 시간
+rep-speedup = 속도 향상
+rep-judgement = 판단
+rep-runs-here = 이 환경으로 가능한 강의
+rep-nothing-to-train = 코드가 신경망을 학습하지 않는 강의 (문서의 레시피는 위에서 판단)
+rep-legend = ✓ 들어감 (전체 실행 시간) · ✓* 들어가지만 강의 코드가 그대로는 CPU에서 실행됨 · ✗ 메모리: 메모리에 안 들어감 · ✗ 너무 느림: 들어가지만 CPU에서 하루 넘게, 또는 Colab 세션 12시간보다 오래 걸림 · n/a: 거기서 실행할 수 없음 (코드에 GPU 경로가 없거나 학습할 것이 없음)
+rep-needs = Colab/클라우드가 필요한 강의
+rep-none = 없음
+rep-yes = 예
+rep-no = 아니요
+rep-why = 비어 있는 이유
+rep-why-above = 위와 같은 이유로 비어 있음
+rep-per-param = 파라미터당 바이트, 이 컴퓨터에서 측정 (Candle, 실제 학습 스텝 1회)
+rep-per-param-note = 강의의 경험칙은 파라미터당 2바이트(fp16 가중치만)입니다. 실제 학습에서는 기울기, 옵티마이저 상태, 활성값이 더 필요합니다.
+rep-kernel-note = CPU f32는 gpulab의 AVX2 커널로 측정했습니다. AVX-512가 없는 CPU에서 Candle 자체 CPU 행렬곱은 약 1.5배 느리고, 느린 CPU 기준값은 모든 GPU 속도 향상을 부풀립니다(비교: `gpulab bench --cpu-kernel candle`).
+rep-table = 모든 강의 × 모든 실행 환경
+rep-next = 다음에 할 일
+rep-next-no-gpu = CPU 강의는 여기서 실행하세요. GPU 강의는 Colab에서 런타임 > 런타임 유형 변경 > T4 GPU를 고른 뒤 cuda 빌드로 `gpulab report`를 실행하고(노트북 `labs/colab/gpulab.ipynb`가 모든 단계를 해 줍니다), `gpulab compare`로 두 보고서를 비교하세요.
+rep-next-gpu = 이 GPU는 준비되었습니다. GPU 강의는 여기서 실행하고, 들어가지 않는 강의는 추천된 클라우드 GPU를 쓰되 끝나면 인스턴스를 꼭 멈추세요.
+rep-details = 자세한 내용
+rep-footer = gpulab { $version }(으)로 생성 · { $cpu } · { $host }
+rep-smi-ok = GPU { $count }개, 드라이버 { $driver }, CUDA { $cuda }
+rep-framework-no-cuda = candle { $version }: CUDA 없이 빌드됨 (Device::new_cuda는 설계상 실패)
+rep-framework-cuda = candle { $version } · CUDA { $cuda } (cc { $cc }): 장치 { $count }개, { $readiness }
+rep-torch-not-asked = 묻지 않음
+cmp-best-gflops = CPU f32 GFLOP/s (최고)
+cmp-changed = 판단이 바뀐 강의: { $count }개
