@@ -26,7 +26,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("error: {}", one_sentence(&err));
+            eprintln!("{}", gpulab::t!("error-prefix", message = one_sentence(&err)));
             ExitCode::from(2)
         }
     }

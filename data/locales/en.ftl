@@ -257,3 +257,70 @@ rep-framework-cuda = candle { $version } with CUDA { $cuda } (cc { $cc }): { $co
 rep-torch-not-asked = not asked
 cmp-best-gflops = CPU f32 GFLOP/s (best)
 cmp-changed = Lessons whose verdict changes: { $count }
+
+## Where this runs (src/plan/session.rs)
+hours = { $hours } h
+sess-cloud = { $what } (rented, billed until stopped; { $evidence })
+sess-cloud-price =  · { $gpus } { $price }/h
+sess-up-cost =  · up { $hours } ≈ { $cost } so far
+sess-up =  · up { $hours }
+sess-unpriced = no price in data/gpus.toml for: { $gpus }
+sess-stop = Stop it when done, or it keeps costing: { $command }
+sess-colab-runtime = { $gpu } runtime
+sess-colab-cpu-runtime = CPU runtime
+sess-tier-free = the free tier's GPU (also on paid plans)
+sess-tier-paid = a paid plan or compute units
+sess-tier-none = no GPU
+sess-colab = Google Colab, { $runtime } ({ $tier }); a session ends after at most { $limit } h, sooner when idle{ $up }
+sess-colab-no-gpu = No GPU in this runtime: Runtime > Change runtime type > T4 GPU, then run the cells again
+sess-colab-save = Save the report to Google Drive or download it: the runtime's disk is wiped when the session ends
+sess-notebook = { $provider } notebook ({ $evidence })
+sess-wsl = WSL on a Windows PC ({ $evidence }); no cloud or Colab
+sess-laptop = a laptop ({ $evidence }); no cloud or Colab
+sess-own-machine = a machine of its own ({ $evidence }); no cloud or Colab
+sess-vm = a virtual machine that names no cloud ({ $evidence })
+sess-nothing = no cloud or Colab detected ({ $evidence })
+usd-free = free
+
+## Evidence for the place (src/probe/platform.rs)
+plat-env-set = { $name } is set
+plat-wsl-kernel = kernel { $release } is WSL's
+plat-container-no-dmi = a { $kind } container on a host that gives no DMI
+plat-no-signs = no DMI and no platform variables
+
+## The command line (src/cli/dispatch.rs, src/main.rs)
+error-prefix = error: { $message }
+labs-next = Next: gpulab lab next   ·   hints: gpulab hint next
+cpu-kernel-no-avx2 = --cpu-kernel gpulab needs a CPU with AVX2 and FMA, and this one lacks them; use --cpu-kernel candle (or auto)
+cpu-kernel-unknown = --cpu-kernel { $given } is not a kernel: use auto, candle or gpulab
+seconds-positive = { $name } must be a positive number of seconds, got { $value }
+check-json-failed = writing the check as JSON
+out-one-stdout = only one output can go to stdout ('-'): write the others to files
+out-same-file = { $path } is named for two outputs: give each its own file
+out-exists = { $path } exists; pass --force to overwrite it, or choose another name
+out-exists-report = { $path } exists; pass --force to overwrite it, or --name for another name
+threads-zero = --threads must be at least 1
+threads-too-many = --threads { $asked } is more than this machine's { $cpus } logical CPUs: use at most { $cpus }
+min-runs-zero = --min-runs must be at least 1
+wrote = wrote { $path }
+wrote-report = wrote { $md }, { $json }, { $bench } and { $memory }
+mode-unknown = --mode must be train or inference, got { $given }
+zero-range = --zero must be 0, 1, 2 or 3 (3 = FSDP full sharding)
+counts-zero = --gpus, --batch and --seq-len must be at least 1
+lora-rank-range = --lora-rank must be between 1 and the width ({ $width }), got { $rank }
+lora-rank-zero = --lora-rank must be at least 1
+gpu-or-memory = give --gpu or --memory, not both
+zero-one-gpu = --zero { $stage } on one GPU changes nothing: ZeRO shards across GPUs (add --gpus N).
+name-plain = --name must be a plain file name without folders, got { $given }
+lab-outside-repo = the labs are cargo examples of the gpulab repository: run `gpulab lab` from inside it (the folder with Cargo.toml and labs/), e.g. `cd gpulab && cargo run --release -- lab next`
+lab-banner =
+    == Lab { $id }: { $title }
+       { $other }
+       source: labs/{ $dir }/main.rs
+lab-needs-gpu = This lab's main part needs a GPU and this build sees none: the CPU half runs now; for the GPU half use Colab or a cloud GPU with `--features cuda`.
+lab-first-build = The first run of a lab compiles it (a minute or two while cargo builds); later runs start at once.
+lab-cargo-failed = running cargo (the labs are cargo examples: run gpulab from the repository with a Rust toolchain)
+stage-check = check
+stage-bench = bench
+stage-measure = measure
+stage-fit = fit

@@ -257,3 +257,70 @@ rep-framework-cuda = candle { $version } · CUDA { $cuda } (cc { $cc }): 장치 
 rep-torch-not-asked = 묻지 않음
 cmp-best-gflops = CPU f32 GFLOP/s (최고)
 cmp-changed = 판단이 바뀐 강의: { $count }개
+
+## Where this runs (src/plan/session.rs)
+hours = { $hours }시간
+sess-cloud = { $what } (임대한 머신, 멈출 때까지 과금; { $evidence })
+sess-cloud-price =  · { $gpus } 시간당 { $price }
+sess-up-cost =  · 켜진 지 { $hours }, 지금까지 약 { $cost }
+sess-up =  · 켜진 지 { $hours }
+sess-unpriced = data/gpus.toml에 가격이 없는 GPU: { $gpus }
+sess-stop = 다 쓰면 꼭 멈추세요. 켜 두면 계속 과금됩니다: { $command }
+sess-colab-runtime = { $gpu } 런타임
+sess-colab-cpu-runtime = CPU 런타임
+sess-tier-free = 무료 등급의 GPU (유료 요금제에도 있음)
+sess-tier-paid = 유료 요금제 또는 컴퓨팅 단위 필요
+sess-tier-none = GPU 없음
+sess-colab = Google Colab, { $runtime } ({ $tier }); 세션은 최대 { $limit }시간이고, 쉬고 있으면 더 일찍 끝납니다{ $up }
+sess-colab-no-gpu = 이 런타임에는 GPU가 없습니다: 런타임 > 런타임 유형 변경 > T4 GPU를 고른 뒤 셀을 다시 실행하세요
+sess-colab-save = 보고서는 Google Drive에 저장하거나 내려받으세요. 세션이 끝나면 런타임의 디스크는 지워집니다
+sess-notebook = { $provider } 노트북 ({ $evidence })
+sess-wsl = Windows PC의 WSL ({ $evidence }); 클라우드나 Colab 아님
+sess-laptop = 노트북 컴퓨터 ({ $evidence }); 클라우드나 Colab 아님
+sess-own-machine = 개인 컴퓨터 ({ $evidence }); 클라우드나 Colab 아님
+sess-vm = 클라우드를 밝히지 않는 가상 머신 ({ $evidence })
+sess-nothing = 클라우드나 Colab이 감지되지 않음 ({ $evidence })
+usd-free = 무료
+
+## Evidence for the place (src/probe/platform.rs)
+plat-env-set = { $name } 변수가 있음
+plat-wsl-kernel = 커널 { $release }은(는) WSL의 것
+plat-container-no-dmi = DMI를 주지 않는 호스트 위의 { $kind } 컨테이너
+plat-no-signs = DMI도 플랫폼 변수도 없음
+
+## The command line (src/cli/dispatch.rs, src/main.rs)
+error-prefix = 오류: { $message }
+labs-next = 다음: gpulab lab next   ·   힌트: gpulab hint next
+cpu-kernel-no-avx2 = --cpu-kernel gpulab에는 AVX2와 FMA가 있는 CPU가 필요한데 이 CPU에는 없습니다. --cpu-kernel candle(또는 auto)을 쓰세요
+cpu-kernel-unknown = --cpu-kernel { $given }은(는) 커널 이름이 아닙니다: auto, candle, gpulab 중 하나를 쓰세요
+seconds-positive = { $name }은(는) 양수인 초 단위 숫자여야 합니다 (받은 값: { $value })
+check-json-failed = 점검 결과를 JSON으로 쓰는 중
+out-one-stdout = 표준 출력('-')으로는 출력 하나만 보낼 수 있습니다. 나머지는 파일로 쓰세요
+out-same-file = { $path }이(가) 두 출력에 쓰였습니다. 출력마다 다른 파일을 주세요
+out-exists = { $path }이(가) 이미 있습니다. 덮어쓰려면 --force를 주거나 다른 이름을 고르세요
+out-exists-report = { $path }이(가) 이미 있습니다. 덮어쓰려면 --force를, 다른 이름은 --name을 쓰세요
+threads-zero = --threads는 1 이상이어야 합니다
+threads-too-many = --threads { $asked }은(는) 이 컴퓨터의 논리 CPU { $cpus }개보다 많습니다: { $cpus } 이하로 쓰세요
+min-runs-zero = --min-runs는 1 이상이어야 합니다
+wrote = { $path }에 썼습니다
+wrote-report = { $md }, { $json }, { $bench }, { $memory }에 썼습니다
+mode-unknown = --mode는 train 또는 inference여야 합니다 (받은 값: { $given })
+zero-range = --zero는 0, 1, 2, 3 중 하나여야 합니다 (3 = FSDP 전체 샤딩)
+counts-zero = --gpus, --batch, --seq-len은 1 이상이어야 합니다
+lora-rank-range = --lora-rank는 1에서 너비({ $width }) 사이여야 합니다 (받은 값: { $rank })
+lora-rank-zero = --lora-rank는 1 이상이어야 합니다
+gpu-or-memory = --gpu와 --memory 중 하나만 주세요
+zero-one-gpu = GPU 한 장에서 --zero { $stage }은(는) 아무것도 바꾸지 않습니다: ZeRO는 여러 GPU에 나눠 담습니다 (--gpus N을 더하세요).
+name-plain = --name은 폴더 없는 파일 이름이어야 합니다 (받은 값: { $given })
+lab-outside-repo = 실습은 gpulab 저장소의 cargo 예제입니다: 저장소 안(Cargo.toml과 labs/가 있는 폴더)에서 `gpulab lab`을 실행하세요. 예: `cd gpulab && cargo run --release -- lab next`
+lab-banner =
+    == 실습 { $id }: { $title }
+       { $other }
+       소스: labs/{ $dir }/main.rs
+lab-needs-gpu = 이 실습의 중심은 GPU인데 이 빌드는 GPU를 보지 못합니다: 지금은 CPU 부분만 실행합니다. GPU 부분은 Colab이나 클라우드 GPU에서 `--features cuda`로 하세요.
+lab-first-build = 실습을 처음 실행하면 cargo가 컴파일합니다(1~2분). 다음부터는 바로 시작합니다.
+lab-cargo-failed = cargo 실행 중 (실습은 cargo 예제입니다: Rust 툴체인이 있는 저장소에서 gpulab을 실행하세요)
+stage-check = 점검
+stage-bench = 벤치마크
+stage-measure = 측정
+stage-fit = 적합성 판단

@@ -12,6 +12,9 @@ pub struct Cli {
     /// Hide progress bars.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Language of everything printed and written: ko or en (default: from the locale).
+    #[arg(long, global = true)]
+    pub lang: Option<String>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -51,9 +54,6 @@ pub struct LabArgs {
     /// The quick version (small sizes), as CI runs it.
     #[arg(long)]
     pub fast: bool,
-    /// Language of the lab's output: ko or en (default: from the locale).
-    #[arg(long)]
-    pub lang: Option<String>,
 }
 
 /// `gpulab hint`.
@@ -62,17 +62,11 @@ pub struct HintArgs {
     /// Which lab: 1-6, a slug, or next.
     #[arg(default_value = "next")]
     pub which: String,
-    /// Language: ko or en (default: from the locale).
-    #[arg(long)]
-    pub lang: Option<String>,
 }
 
 /// `gpulab report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Language: ko or en (default: from the locale).
-    #[arg(long)]
-    pub lang: Option<String>,
     /// Folder for the report files.
     #[arg(long, default_value = gpulab::labs::RUNS_DIR, value_name = "DIR")]
     pub out: PathBuf,
@@ -100,9 +94,6 @@ pub struct CompareArgs {
     pub a: PathBuf,
     /// Second report.
     pub b: PathBuf,
-    /// Language: ko or en (default: from the locale).
-    #[arg(long)]
-    pub lang: Option<String>,
 }
 
 /// `gpulab fit`.

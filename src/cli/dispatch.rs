@@ -16,9 +16,14 @@ use gpulab::output::progress;
 use gpulab::probe::check::{render_text, run_check, CheckOptions};
 use gpulab::probe::device::{self, DeviceSpec};
 use gpulab::probe::diagnose::Readiness;
+use gpulab::t;
 
 /// Runs one command. `Ok(code)` for outcomes, `Err` for failures the user must fix.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    // One language for the whole run: `--lang`, else the locale (src/i18n.rs).
+    if let Some(l) = &cli.lang {
+        gpulab::i18n::set(gpulab::i18n::Lang::parse(l)?);
+    }
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Bench(args) => bench(&args, cli.quiet),
@@ -28,28 +33,29 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report(&args, cli.quiet),
         Command::Compare(args) => compare(&args),
         Command::Labs => {
-            let korean = gpulab::report::Lang::from_locale() == gpulab::report::Lang::Ko;
+            let korean = korean();
             say!(
                 "{}",
                 gpulab::labs::Manifest::shipped().progress(&gpulab::labs::runs_dir(&cwd()), korean)
             );
-            if korean {
-                sayln!("\n다음: gpulab lab next   ·   힌트: gpulab hint next");
-            } else {
-                sayln!("\nNext: gpulab lab next   ·   hints: gpulab hint next");
-            }
+            sayln!("\n{}", t!("labs-next"));
             Ok(ExitCode::SUCCESS)
         }
         Command::Lab(args) => lab(&args),
         Command::Hint(args) => {
             let manifest = gpulab::labs::Manifest::shipped();
             let lab = manifest.find(&args.which, &gpulab::labs::runs_dir(&cwd()))?;
-            let korean = lang(&args.lang)? == gpulab::report::Lang::Ko;
+            let korean = korean();
+            let (first, second) = if korean {
+                (&lab.title_ko, &lab.title)
+            } else {
+                (&lab.title, &lab.title_ko)
+            };
             sayln!(
                 "{} {} / {}\n{}",
                 lab.dir_name(),
-                lab.title,
-                lab.title_ko,
+                first,
+                second,
                 lab.hints(korean).trim_end()
             );
             Ok(ExitCode::SUCCESS)
@@ -65,17 +71,14 @@ fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::bench::sgemm::CpuKerne
         "auto" => Ok(cpu_kernel_default()),
         "candle" => Ok(CpuKernel::Candle),
         "gpulab" | "gpulab-avx2" if available() => Ok(CpuKernel::GpulabAvx2),
-        "gpulab" | "gpulab-avx2" => bail!(
-            "--cpu-kernel gpulab needs a CPU with AVX2 and FMA, and this one lacks them; \
-             use --cpu-kernel candle (or auto)"
-        ),
-        other => bail!("--cpu-kernel {other:?} is not a kernel: use auto, candle or gpulab"),
+        "gpulab" | "gpulab-avx2" => bail!("{}", t!("cpu-kernel-no-avx2")),
+        other => bail!("{}", t!("cpu-kernel-unknown", given = format!("{other:?}"))),
     }
 }
 
 fn positive_seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
     if !(value.is_finite() && value > 0.0) {
-        bail!("{name} must be a positive number of seconds, got {value}");
+        bail!("{}", t!("seconds-positive", name = name, value = value));
     }
     Ok(Duration::from_secs_f64(value))
 }
@@ -90,7 +93,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         sayln!(
             "{}",
-            serde_json::to_string_pretty(&report).context("writing the check as JSON")?
+            serde_json::to_string_pretty(&report).context(t!("check-json-failed"))?
         );
     } else {
         say!("{}", render_text(&report));
@@ -115,12 +118,9 @@ pub(super) fn claim_outputs(paths: &[&Option<PathBuf>], force: bool) -> anyhow::
     for (i, path) in given.iter().enumerate() {
         if given[..i].contains(path) {
             if *path == Path::new("-") {
-                bail!("only one output can go to stdout ('-'): write the others to files");
+                bail!("{}", t!("out-one-stdout"));
             }
-            bail!(
-                "{} is named for two outputs: give each its own file",
-                path.display()
-            );
+            bail!("{}", t!("out-same-file", path = path.display()));
         }
     }
     for path in given {
@@ -130,10 +130,7 @@ pub(super) fn claim_outputs(paths: &[&Option<PathBuf>], force: bool) -> anyhow::
             gpulab::files::writable_dir(parent.unwrap_or(Path::new(".")))?;
         }
         if path != Path::new("-") && path.exists() && !force {
-            bail!(
-                "{} exists; pass --force to overwrite it, or choose another name",
-                path.display()
-            );
+            bail!("{}", t!("out-exists", path = path.display()));
         }
     }
     Ok(())
@@ -146,13 +143,13 @@ fn is_stdout(path: &Option<PathBuf>) -> bool {
 fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         if threads == 0 {
-            bail!("--threads must be at least 1");
+            bail!("{}", t!("threads-zero"));
         }
         // More threads than the CPU has only queue behind each other (a matmul with 1000 of
         // them ran for minutes without a line): refuse, and say how many there are.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         if threads > cpus {
-            bail!("--threads {threads} is more than this machine's {cpus} logical CPUs: use at most {cpus}");
+            bail!("{}", t!("threads-too-many", asked = threads, cpus = cpus));
         }
         // candle reads RAYON_NUM_THREADS for its matmul and rayon for its pool; both happen
         // later, on first use, so setting it here (before any tensor exists) takes effect.
@@ -183,7 +180,7 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         )
     };
     if args.min_runs == 0 {
-        bail!("--min-runs must be at least 1");
+        bail!("{}", t!("min-runs-zero"));
     }
     let config = BenchConfig {
         devices,
@@ -252,7 +249,7 @@ fn write_bench_files(
             Some(p) => {
                 write_atomic(p, text.as_bytes(), true)?;
                 if last {
-                    eprintln!("wrote {}", p.display());
+                    eprintln!("{}", t!("wrote", path = p.display()));
                 }
             }
             None => {}
@@ -260,7 +257,7 @@ fn write_bench_files(
     }
     if let (Some(path), true) = (&args.plot, last) {
         gpulab::plot::write_svg(path, &bench::export::plot_panels(report), true)?;
-        eprintln!("wrote {}", path.display());
+        eprintln!("{}", t!("wrote", path = path.display()));
     }
     Ok(())
 }
@@ -270,15 +267,15 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let mode = match args.mode.to_ascii_lowercase().as_str() {
         "train" | "training" => Mode::Train,
         "inference" | "infer" => Mode::Inference,
-        other => bail!("--mode must be train or inference, got {other:?}"),
+        other => bail!("{}", t!("mode-unknown", given = format!("{other:?}"))),
     };
     let precision = Precision::parse(&args.dtype)?;
     let optimizer = gpulab::memory::optim::OptimizerKind::parse(&args.optimizer)?;
     if args.zero > 3 {
-        bail!("--zero must be 0, 1, 2 or 3 (3 = FSDP full sharding)");
+        bail!("{}", t!("zero-range"));
     }
     if args.gpus == 0 || args.batch == 0 || args.seq_len == Some(0) {
-        bail!("--gpus, --batch and --seq-len must be at least 1");
+        bail!("{}", t!("counts-zero"));
     }
     let (params, model) = est::resolve(&ModelQuery {
         name_or_count: args.params.clone(),
@@ -295,16 +292,13 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     })?;
     if let (Some(r), Some(m)) = (args.lora_rank, &model) {
         if r == 0 || r > m.d_model as u64 {
-            bail!(
-                "--lora-rank must be between 1 and the width ({}), got {r}",
-                m.d_model
-            );
+            bail!("{}", t!("lora-rank-range", width = m.d_model, rank = r));
         }
     } else if args.lora_rank == Some(0) {
-        bail!("--lora-rank must be at least 1");
+        bail!("{}", t!("lora-rank-zero"));
     }
     let budget = match (&args.gpu, &args.memory) {
-        (Some(_), Some(_)) => bail!("give --gpu or --memory, not both"),
+        (Some(_), Some(_)) => bail!("{}", t!("gpu-or-memory")),
         (Some(g), None) => {
             let spec = gpulab::plan::gpus::Catalog::shipped().get(g)?.clone();
             Some((spec.memory(), format!("{} ({})", spec.id, spec.memory())))
@@ -351,10 +345,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     }
     let mut notes = Vec::new();
     if args.zero > 0 && args.gpus == 1 {
-        notes.push(format!(
-            "--zero {} on one GPU changes nothing: ZeRO shards across GPUs (add --gpus N).",
-            args.zero
-        ));
+        notes.push(t!("zero-one-gpu", stage = args.zero));
     }
     say!("{}", est::render(&result, &measured, &notes));
     if let Some((budget, label)) = budget {
@@ -395,10 +386,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
             say!("{}", fit::detail(w, v, &fit_report.targets));
             if let Some(dir) = &args.configs {
                 let Some(plan) = &v.multi_gpu else {
-                    bail!(
-                        "{} fits one GPU: there is no multi-GPU plan to write configs for",
-                        v.id
-                    );
+                    bail!("{}", t!("fit-no-plan", id = v.id));
                 };
                 for (name, value) in [
                     ("ds_config.json", plan.deepspeed_config()),
@@ -410,14 +398,14 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
                         (serde_json::to_string_pretty(&value)? + "\n").as_bytes(),
                         args.force,
                     )?;
-                    eprintln!("wrote {}", path.display());
+                    eprintln!("{}", t!("wrote", path = path.display()));
                 }
             }
             return Ok(ExitCode::SUCCESS);
         }
     }
     say!("{}", fit_report.to_text());
-    sayln!("\nDetail for one lesson: gpulab fit --lesson <id>");
+    sayln!("\n{}", t!("fit-more-detail"));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -426,21 +414,19 @@ fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
-fn lang(arg: &Option<String>) -> anyhow::Result<gpulab::report::Lang> {
-    Ok(match arg {
-        Some(l) => gpulab::report::Lang::parse(l)?,
-        None => gpulab::report::Lang::from_locale(),
-    })
+/// Whether the run speaks Korean (labs keep a Korean and an English text side by side).
+fn korean() -> bool {
+    gpulab::i18n::current() == gpulab::i18n::Lang::Ko
 }
 
 fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::report;
-    let lang = lang(&args.lang)?;
+    let lang = gpulab::i18n::current();
     let timeout = positive_seconds("--smi-timeout", args.smi_timeout)?;
     let base = match &args.name {
         Some(n) => {
             if n.is_empty() || n.contains(['/', '\\']) {
-                bail!("--name must be a plain file name without folders, got {n:?}");
+                bail!("{}", t!("name-plain", given = format!("{n:?}")));
             }
             n.clone()
         }
@@ -460,10 +446,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     gpulab::files::writable_dir(&args.out)?;
     for p in [&md, &json, &speed_path, &memory_path] {
         if p.exists() && !args.force {
-            bail!(
-                "{} exists; pass --force to overwrite it, or --name for another name",
-                p.display()
-            );
+            bail!("{}", t!("out-exists-report", path = p.display()));
         }
     }
     // The bar counts milliseconds of the stages as they took last time on this machine
@@ -488,7 +471,12 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         }
         started = std::time::Instant::now();
         done += 1;
-        bar.set_message(stage.to_string());
+        bar.set_message(match stage {
+            "check" => t!("stage-check"),
+            "bench" => t!("stage-bench"),
+            "measure" => t!("stage-measure"),
+            _ => t!("stage-fit"),
+        });
     });
     took.push(started.elapsed().as_millis().max(1) as u64);
     if took.len() == stages.len() {
@@ -513,11 +501,14 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     write_atomic(&md, text.as_bytes(), args.force)?;
     say!("{text}");
     eprintln!(
-        "\nwrote {}, {}, {} and {}",
-        md.display(),
-        json.display(),
-        speed_path.display(),
-        memory_path.display()
+        "\n{}",
+        t!(
+            "wrote-report",
+            md = md.display(),
+            json = json.display(),
+            bench = speed_path.display(),
+            memory = memory_path.display()
+        )
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -525,39 +516,41 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let a = gpulab::report::load(&args.a)?;
     let b = gpulab::report::load(&args.b)?;
-    say!("{}", gpulab::report::compare(&a, &b, lang(&args.lang)?));
+    say!("{}", gpulab::report::compare(&a, &b, gpulab::i18n::current()));
     Ok(ExitCode::SUCCESS)
 }
 
 /// Runs a lab's own program through cargo, so the learner's edits to labs/NN-slug/main.rs count.
 fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     let Some(root) = gpulab::labs::repo_root(&cwd()) else {
-        bail!("the labs are cargo examples of the gpulab repository: run `gpulab lab` from inside it (the folder with Cargo.toml and labs/), e.g. `cd gpulab && cargo run --release -- lab next`");
+        bail!("{}", t!("lab-outside-repo"));
     };
     let manifest = gpulab::labs::Manifest::shipped();
     let lab = manifest.find(&args.which, &root.join(gpulab::labs::RUNS_DIR))?;
+    let (title, other) = if korean() {
+        (&lab.title_ko, &lab.title)
+    } else {
+        (&lab.title, &lab.title_ko)
+    };
     eprintln!(
-        "== Lab {}: {}\n   {}\n   source: labs/{}/main.rs\n",
-        lab.id,
-        lab.title,
-        lab.title_ko,
-        lab.dir_name()
+        "{}\n",
+        t!(
+            "lab-banner",
+            id = lab.id,
+            title = title,
+            other = other,
+            dir = lab.dir_name()
+        )
     );
     if lab.needs_gpu && gpulab::probe::device::cuda_device_count() == 0 {
-        eprintln!("This lab's main part needs a GPU and this build sees none: the CPU half runs now; for the GPU half use Colab or a cloud GPU with `--features cuda`.\n");
+        eprintln!("{}\n", t!("lab-needs-gpu"));
     }
     if !root
         .join("target/release/examples")
         .join(lab.example())
         .exists()
     {
-        if lang(&args.lang)? == gpulab::report::Lang::Ko {
-            eprintln!(
-                "실습을 처음 실행하면 cargo가 컴파일합니다(1~2분). 다음부터는 바로 시작합니다.\n"
-            );
-        } else {
-            eprintln!("The first run of a lab compiles it (a minute or two while cargo builds); later runs start at once.\n");
-        }
+        eprintln!("{}\n", t!("lab-first-build"));
     }
     let mut cmd = std::process::Command::new("cargo");
     cmd.current_dir(&root);
@@ -570,7 +563,7 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     if args.fast {
         lab_args.push("--fast");
     }
-    if lang(&args.lang)? == gpulab::report::Lang::Ko {
+    if korean() {
         lab_args.push("--ko");
     }
     if !lab_args.is_empty() {
@@ -578,7 +571,7 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     }
     let status = cmd
         .status()
-        .context("running cargo (the labs are cargo examples: run gpulab from the repository with a Rust toolchain)")?;
+        .context(t!("lab-cargo-failed"))?;
     Ok(if status.success() {
         ExitCode::SUCCESS
     } else {

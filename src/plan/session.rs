@@ -123,10 +123,10 @@ pub fn describe(
 }
 
 /// Where this runs and what it means, as lines for a person (the first says where; the others
-/// what to do). English or Korean.
-pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) -> Vec<String> {
-    use crate::report::Lang::{En, Ko};
-    let hours = |h: f64| format!("{h:.1} h");
+/// what to do), in `lang`.
+pub fn lines(platform: &Platform, session: &Session, lang: crate::i18n::Lang) -> Vec<String> {
+    let hours = |h: f64| tl!(lang, "hours", hours = format!("{h:.1}"));
+    let evidence = &platform.evidence;
     let mut out = Vec::new();
     match session {
         Session::Cloud(c) => {
@@ -135,130 +135,73 @@ pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) 
                 (Some(p), None) => p.name().to_string(),
                 _ => "?".into(),
             };
-            let mut first = match lang {
-                En => format!(
-                    "{what} (rented, billed until stopped; {})",
-                    platform.evidence
-                ),
-                Ko => format!(
-                    "{what} (임대한 머신, 멈출 때까지 과금; {})",
-                    platform.evidence
-                ),
-            };
+            let mut first = tl!(lang, "sess-cloud", what = what, evidence = evidence);
             if let Some(range) = c.usd_per_hour {
-                first += &format!(" · {} {}/h", c.gpus.join(" + "), usd_range(range));
+                first += &tl!(
+                    lang,
+                    "sess-cloud-price",
+                    gpus = c.gpus.join(" + "),
+                    price = usd_range(range)
+                );
             }
             if let Some(h) = c.hours_up {
-                first += &match (lang, c.usd_so_far) {
-                    (En, Some(so_far)) => {
-                        format!(" · up {} ≈ {} so far", hours(h), usd_range(so_far))
-                    }
-                    (Ko, Some(so_far)) => {
-                        format!(" · 켜진 지 {}, 지금까지 약 {}", hours(h), usd_range(so_far))
-                    }
-                    (En, None) => format!(" · up {}", hours(h)),
-                    (Ko, None) => format!(" · 켜진 지 {}", hours(h)),
+                first += &match c.usd_so_far {
+                    Some(so_far) => tl!(
+                        lang,
+                        "sess-up-cost",
+                        hours = hours(h),
+                        cost = usd_range(so_far)
+                    ),
+                    None => tl!(lang, "sess-up", hours = hours(h)),
                 };
             }
             out.push(first);
             if !c.unpriced.is_empty() {
-                out.push(match lang {
-                    En => format!("no price in data/gpus.toml for: {}", c.unpriced.join(", ")),
-                    Ko => format!(
-                        "data/gpus.toml에 가격이 없는 GPU: {}",
-                        c.unpriced.join(", ")
-                    ),
-                });
+                out.push(tl!(lang, "sess-unpriced", gpus = c.unpriced.join(", ")));
             }
             if let Some(stop) = &c.stop {
-                out.push(match lang {
-                    En => format!("Stop it when done, or it keeps costing: {stop}"),
-                    Ko => format!("다 쓰면 꼭 멈추세요. 켜 두면 계속 과금됩니다: {stop}"),
-                });
+                out.push(tl!(lang, "sess-stop", command = stop));
             }
         }
         Session::Colab(r) => {
-            let runtime = match (&r.gpu, lang) {
-                (Some(g), En) => format!("{g} runtime"),
-                (Some(g), Ko) => format!("{g} 런타임"),
-                (None, En) => "CPU runtime".into(),
-                (None, Ko) => "CPU 런타임".into(),
+            let runtime = match &r.gpu {
+                Some(g) => tl!(lang, "sess-colab-runtime", gpu = g),
+                None => tl!(lang, "sess-colab-cpu-runtime"),
             };
-            let tier = match (r.gpu.is_some(), r.paid, lang) {
-                (true, false, En) => "the free tier's GPU (also on paid plans)",
-                (true, false, Ko) => "무료 등급의 GPU (유료 요금제에도 있음)",
-                (true, true, En) => "a paid plan or compute units",
-                (true, true, Ko) => "유료 요금제 또는 컴퓨팅 단위 필요",
-                (false, _, En) => "no GPU",
-                (false, _, Ko) => "GPU 없음",
+            let tier = match (r.gpu.is_some(), r.paid) {
+                (true, false) => tl!(lang, "sess-tier-free"),
+                (true, true) => tl!(lang, "sess-tier-paid"),
+                (false, _) => tl!(lang, "sess-tier-none"),
             };
-            let up = r.hours_up.map(hours);
-            out.push(match lang {
-                En => format!(
-                    "Google Colab, {runtime} ({tier}); a session ends after at most {} h, sooner when idle{}",
-                    r.max_session_h,
-                    up.map(|u| format!(" · up {u}")).unwrap_or_default()
-                ),
-                Ko => format!(
-                    "Google Colab, {runtime} ({tier}); 세션은 최대 {}시간, 유휴 상태면 더 일찍 끝납니다{}",
-                    r.max_session_h,
-                    up.map(|u| format!(" · 켜진 지 {u}")).unwrap_or_default()
-                ),
-            });
+            let up = r
+                .hours_up
+                .map(|h| tl!(lang, "sess-up", hours = hours(h)))
+                .unwrap_or_default();
+            out.push(tl!(
+                lang,
+                "sess-colab",
+                runtime = runtime,
+                tier = tier,
+                limit = r.max_session_h,
+                up = up
+            ));
             if r.gpu.is_none() {
-                out.push(match lang {
-                    En => "No GPU in this runtime: Runtime > Change runtime type > T4 GPU, then run the cells again".into(),
-                    Ko => "이 런타임에는 GPU가 없습니다: 런타임 > 런타임 유형 변경 > T4 GPU를 고른 뒤 셀을 다시 실행하세요".into(),
-                });
+                out.push(tl!(lang, "sess-colab-no-gpu"));
             }
-            out.push(match lang {
-                En => "Save the report to Google Drive or download it: the runtime's disk is wiped when the session ends".into(),
-                Ko => "보고서는 Google Drive에 저장하거나 내려받으세요. 세션이 끝나면 런타임의 디스크는 지워집니다".into(),
-            });
+            out.push(tl!(lang, "sess-colab-save"));
         }
-        Session::Own => out.push(match (platform.kind, lang) {
-            (PlaceKind::Notebook, En) => format!(
-                "{} notebook ({})",
-                platform.provider.map_or("?", Provider::name),
-                platform.evidence
+        Session::Own => out.push(match platform.kind {
+            PlaceKind::Notebook => tl!(
+                lang,
+                "sess-notebook",
+                provider = platform.provider.map_or("?", Provider::name),
+                evidence = evidence
             ),
-            (PlaceKind::Notebook, Ko) => format!(
-                "{} 노트북 ({})",
-                platform.provider.map_or("?", Provider::name),
-                platform.evidence
-            ),
-            (PlaceKind::Wsl, En) => format!(
-                "WSL on a Windows PC ({}); no cloud or Colab",
-                platform.evidence
-            ),
-            (PlaceKind::Wsl, Ko) => format!(
-                "Windows PC의 WSL ({}); 클라우드나 Colab 아님",
-                platform.evidence
-            ),
-            (PlaceKind::Laptop, En) => {
-                format!("a laptop ({}); no cloud or Colab", platform.evidence)
-            }
-            (PlaceKind::Laptop, Ko) => format!(
-                "노트북 컴퓨터 ({}); 클라우드나 Colab 아님",
-                platform.evidence
-            ),
-            (PlaceKind::OwnMachine, En) => format!(
-                "a machine of its own ({}); no cloud or Colab",
-                platform.evidence
-            ),
-            (PlaceKind::OwnMachine, Ko) => format!(
-                "직접 가진 머신 ({}); 클라우드나 Colab 아님",
-                platform.evidence
-            ),
-            (PlaceKind::VirtualMachine, En) => format!(
-                "a virtual machine that names no cloud ({})",
-                platform.evidence
-            ),
-            (PlaceKind::VirtualMachine, Ko) => {
-                format!("클라우드를 밝히지 않는 가상 머신 ({})", platform.evidence)
-            }
-            (_, En) => format!("no cloud or Colab detected ({})", platform.evidence),
-            (_, Ko) => format!("클라우드나 Colab이 감지되지 않음 ({})", platform.evidence),
+            PlaceKind::Wsl => tl!(lang, "sess-wsl", evidence = evidence),
+            PlaceKind::Laptop => tl!(lang, "sess-laptop", evidence = evidence),
+            PlaceKind::OwnMachine => tl!(lang, "sess-own-machine", evidence = evidence),
+            PlaceKind::VirtualMachine => tl!(lang, "sess-vm", evidence = evidence),
+            _ => tl!(lang, "sess-nothing", evidence = evidence),
         }),
     }
     out
@@ -267,7 +210,7 @@ pub fn lines(platform: &Platform, session: &Session, lang: crate::report::Lang) 
 /// "$1.00–1.30": a price range, never "$0.00–0.00" (a zero range is "free").
 pub fn usd_range((lo, hi): (f64, f64)) -> String {
     if hi <= 0.0 {
-        "free".into()
+        t!("usd-free")
     } else if hi < 0.01 {
         "< $0.01".into()
     } else if (hi - lo).abs() < 0.005 {
@@ -344,7 +287,10 @@ mod tests {
 
     #[test]
     fn prices_never_read_zero_to_zero() {
-        assert_eq!(usd_range((0.0, 0.0)), "free");
+        assert_eq!(
+            crate::i18n::scoped(crate::i18n::Lang::En, || usd_range((0.0, 0.0))),
+            "free"
+        );
         assert_eq!(usd_range((1.0, 1.3)), "$1.00–1.30");
         assert_eq!(usd_range((2.5, 2.5)), "$2.50");
         assert_eq!(usd_range((0.003, 0.006)), "< $0.01");

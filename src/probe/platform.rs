@@ -267,7 +267,7 @@ pub fn classify(s: &Signs) -> Platform {
         return found(
             PlaceKind::Notebook,
             Some(Provider::Colab),
-            format!("{k} is set"),
+            t!("plat-env-set", name = k),
         );
     }
     if let Some(k) = ["KAGGLE_KERNEL_RUN_TYPE", "KAGGLE_URL_BASE"]
@@ -277,14 +277,14 @@ pub fn classify(s: &Signs) -> Platform {
         return found(
             PlaceKind::Notebook,
             Some(Provider::Kaggle),
-            format!("{k} is set"),
+            t!("plat-env-set", name = k),
         );
     }
     if s.has_env("RUNPOD_POD_ID") {
         let mut p = found(
             PlaceKind::Cloud,
             Some(Provider::RunPod),
-            "RUNPOD_POD_ID is set".into(),
+            t!("plat-env-set", name = "RUNPOD_POD_ID"),
         );
         p.instance_id = s.env.get("RUNPOD_POD_ID").cloned();
         return p;
@@ -293,7 +293,7 @@ pub fn classify(s: &Signs) -> Platform {
         let mut p = found(
             PlaceKind::Cloud,
             Some(Provider::VastAi),
-            "VAST_CONTAINERLABEL is set".into(),
+            t!("plat-env-set", name = "VAST_CONTAINERLABEL"),
         );
         // "C.12345": the instance id is the number (CONTAINER_ID holds it too).
         p.instance_id = s.env.get("CONTAINER_ID").cloned().or_else(|| {
@@ -350,7 +350,7 @@ pub fn classify(s: &Signs) -> Platform {
         return found(
             PlaceKind::Wsl,
             None,
-            format!("kernel {} is WSL's", s.kernel_release),
+            t!("plat-wsl-kernel", release = s.kernel_release),
         );
     }
     let chassis = s.dmi("chassis_type");
@@ -378,8 +378,8 @@ pub fn classify(s: &Signs) -> Platform {
         PlaceKind::Unknown,
         None,
         match &s.container {
-            Some(c) => format!("a {c} container on a host that gives no DMI"),
-            None => "no DMI and no platform variables".into(),
+            Some(c) => t!("plat-container-no-dmi", kind = c),
+            None => t!("plat-no-signs"),
         },
     )
 }
