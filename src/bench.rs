@@ -72,15 +72,14 @@ impl MatmulShape {
                 n: *n,
             },
             _ => {
-                return Err(Error::Invalid(format!(
-                    "size {text:?} is not N or MxKxN (e.g. 1024 or 512x1024x256)"
+                return Err(Error::Invalid(t!(
+                    "shape-invalid",
+                    given = format!("{text:?}")
                 )))
             }
         };
         if shape.m == 0 || shape.k == 0 || shape.n == 0 {
-            return Err(Error::Invalid(format!(
-                "size {text:?} has a zero dimension"
-            )));
+            return Err(Error::Invalid(t!("shape-zero", given = format!("{text:?}"))));
         }
         Ok(shape)
     }
@@ -324,14 +323,14 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
             .expect("just inserted")
             .1;
         let result = match dev {
-            Err(err) => skipped(spec, "", dtype, shape, format!("cannot open {spec}: {err}")),
+            Err(err) => skipped(spec, "", dtype, shape, t!("bench-cannot-open", device = spec, error = err)),
             Ok(dev) => {
                 let peak = match spec {
                     DeviceSpec::Cpu => cpu_peak.clone(),
                     DeviceSpec::Cuda(_) => catalog.recognise(&device::name(dev)).and_then(|g| {
                         g.peak_tflops(crate::dtype::name(dtype)).map(|t| Peak {
                             gflops: t * 1000.0,
-                            source: format!("datasheet: {} ({})", g.name, g.source),
+                            source: t!("bench-datasheet-peak", name = g.name, source = g.source),
                         })
                     }),
                 };

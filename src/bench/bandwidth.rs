@@ -41,15 +41,15 @@ pub enum Transfer {
 }
 
 impl Transfer {
-    /// Name as printed.
-    pub fn name(self) -> &'static str {
+    /// Name as a person reads it.
+    pub fn label(self) -> String {
         match self {
-            Transfer::Copy => "copy",
-            Transfer::Triad => "triad",
-            Transfer::HostToDevicePageable => "host→device pageable",
-            Transfer::HostToDevicePinned => "host→device pinned",
-            Transfer::DeviceToHostPageable => "device→host pageable",
-            Transfer::DeviceToHostPinned => "device→host pinned",
+            Transfer::Copy => t!("transfer-copy"),
+            Transfer::Triad => t!("transfer-triad"),
+            Transfer::HostToDevicePageable => t!("transfer-h2d-pageable"),
+            Transfer::HostToDevicePinned => t!("transfer-h2d-pinned"),
+            Transfer::DeviceToHostPageable => t!("transfer-d2h-pageable"),
+            Transfer::DeviceToHostPinned => t!("transfer-d2h-pinned"),
         }
     }
 

@@ -24,22 +24,21 @@ fn opt<T>(value: Option<T>, f: impl Fn(T) -> String) -> String {
 
 /// The results as people read them (terminal and Markdown).
 pub fn results_table(report: &BenchReport) -> Table {
-    let mut t = Table::aligned(
-        &[
-            "device",
-            "dtype",
-            "size",
-            "median ms",
-            "min…max ms",
-            "±IQR",
-            "outl.",
-            "GFLOP/s",
-            "% peak",
-            "cold ms",
-            "check",
-        ],
-        "llrrrrrrrrl",
-    );
+    let header = [
+        t!("col-device"),
+        t!("col-dtype"),
+        t!("col-size"),
+        t!("col-median-ms"),
+        t!("col-range-ms"),
+        t!("col-iqr"),
+        t!("col-outliers"),
+        t!("col-gflops"),
+        t!("col-peak-share"),
+        t!("col-cold-ms"),
+        t!("col-check"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "llrrrrrrrrl");
     for r in &report.results {
         t.push(row(r));
     }
@@ -48,12 +47,12 @@ pub fn results_table(report: &BenchReport) -> Table {
 
 fn row(r: &PointResult) -> Vec<String> {
     let status = match r.status {
-        PointStatus::Ok => "ok".to_string(),
-        PointStatus::Skipped => format!("skipped: {}", r.reason.as_deref().unwrap_or("")),
-        PointStatus::Failed => format!("FAILED: {}", r.reason.as_deref().unwrap_or("")),
+        PointStatus::Ok => t!("bench-ok"),
+        PointStatus::Skipped => t!("bench-skipped", reason = r.reason.as_deref().unwrap_or("")),
+        PointStatus::Failed => t!("bench-failed", reason = r.reason.as_deref().unwrap_or("")),
     };
     let check = match (r.status, r.correctness) {
-        (PointStatus::Ok, Some(c)) => format!("ok ({:.0e})", c.max_rel_error),
+        (PointStatus::Ok, Some(c)) => t!("bench-ok-error", error = format!("{:.0e}", c.max_rel_error)),
         _ => status,
     };
     vec![
@@ -73,10 +72,15 @@ fn row(r: &PointResult) -> Vec<String> {
 
 /// Speedups over the CPU.
 pub fn speedup_table(report: &BenchReport) -> Table {
-    let mut t = Table::aligned(
-        &["device", "dtype", "size", "speedup vs cpu", "spread (IQR)"],
-        "llrrr",
-    );
+    let header = [
+        t!("col-device"),
+        t!("col-dtype"),
+        t!("col-size"),
+        t!("col-speedup"),
+        t!("col-spread"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "llrrr");
     for s in &report.speedups {
         t.push(vec![
             s.device.to_string(),
@@ -167,54 +171,53 @@ pub fn to_markdown(report: &BenchReport) -> String {
     let _ = writeln!(out, "{}\n", setup_line(report));
     out.push_str(&results_table(report).to_markdown());
     if !report.speedups.is_empty() {
-        out.push_str("\n## Speedup over the CPU\n\n");
+        let _ = write!(out, "\n## {}\n\n", t!("bench-md-speedup"));
         out.push_str(&speedup_table(report).to_markdown());
     }
     if !report.bandwidth.is_empty() {
-        out.push_str("\n## Memory bandwidth\n\n");
+        let _ = write!(out, "\n## {}\n\n", t!("bench-md-bandwidth"));
         out.push_str(&bandwidth_table(report).to_markdown());
-        out.push_str(host_copies_note(report));
+        out.push_str(&host_copies_note(report));
     }
     let roof = crate::bench::roofline::to_text(report);
     if !roof.is_empty() {
-        let _ = write!(out, "\n## Roofline\n\n```\n{roof}```\n");
+        let _ = write!(out, "\n## {}\n\n```\n{roof}```\n", t!("bench-md-roofline"));
     }
     out
 }
 
 /// Says why no host↔device row is there when no CUDA device was measured.
-fn host_copies_note(report: &BenchReport) -> &'static str {
+fn host_copies_note(report: &BenchReport) -> String {
     let any_gpu = report
         .bandwidth
         .iter()
         .any(|b| b.device != crate::probe::device::DeviceSpec::Cpu);
     if any_gpu {
-        ""
+        String::new()
     } else {
-        "(host↔device copies, pageable and pinned in both directions, are measured on a CUDA device: none was measured here)\n"
+        t!("bench-no-host-copies") + "\n"
     }
 }
 
 /// Bandwidth figures: device, what moved, GB/s median and best, datasheet and fraction.
 pub fn bandwidth_table(report: &BenchReport) -> Table {
-    let mut t = Table::aligned(
-        &[
-            "device",
-            "transfer",
-            "MiB",
-            "GB/s",
-            "best GB/s",
-            "datasheet",
-            "of datasheet",
-            "note",
-        ],
-        "llrrrrrl",
-    );
+    let header = [
+        t!("col-device"),
+        t!("col-transfer"),
+        "MiB".to_string(),
+        "GB/s".to_string(),
+        t!("col-best-gbs"),
+        t!("col-datasheet"),
+        t!("col-of-datasheet"),
+        t!("col-note"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "llrrrrrl");
     for b in &report.bandwidth {
         let f = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.1}"));
         t.push(vec![
             b.device.to_string(),
-            b.transfer.name().into(),
+            b.transfer.label(),
             format!("{:.0}", b.bytes.0 as f64 / 1048576.0),
             f(b.gbs),
             f(b.gbs_best),
@@ -228,24 +231,27 @@ pub fn bandwidth_table(report: &BenchReport) -> Table {
 }
 
 fn setup_line(report: &BenchReport) -> String {
-    format!(
-        "CPU: {} ({}, {} matmul threads{}{}); candle {}. Times are medians of synchronized calls \
-         after warm-up on random inputs; `cold` is the first call alone.",
-        report.cpu_model,
-        report.cpu_simd,
-        report.cpu_threads,
-        report
+    t!(
+        "bench-setup",
+        cpu = report.cpu_model,
+        simd = report.cpu_simd,
+        threads = report.cpu_threads,
+        peak = report
             .cpu_peak
             .as_ref()
-            .map(|p| format!(", peak {:.0} GFLOP/s {}", p.gflops, p.source))
+            .map(|p| {
+                t!(
+                    "bench-setup-peak",
+                    gflops = format!("{:.0}", p.gflops),
+                    source = p.source
+                )
+            })
             .unwrap_or_default(),
-        match report.cpu_kernel {
-            Some(CpuKernel::GpulabAvx2) => {
-                ", f32 on gpulab's AVX2 kernel (src/bench/sgemm.rs; --cpu-kernel candle for Candle's)"
-            }
-            _ => "",
+        kernel = match report.cpu_kernel {
+            Some(CpuKernel::GpulabAvx2) => t!("bench-setup-kernel"),
+            _ => String::new(),
         },
-        report.header.candle_version.as_deref().unwrap_or("?")
+        candle = report.header.candle_version.as_deref().unwrap_or("?")
     )
 }
 
@@ -258,9 +264,9 @@ pub fn to_text(report: &BenchReport, naive: bool) -> String {
         out.push_str(&speedup_table(report).to_text());
     }
     if !report.bandwidth.is_empty() {
-        out.push_str("\nMemory bandwidth (median of repeated calls; copy counts read+write, triad 3 arrays):\n");
+        let _ = writeln!(out, "\n{}", t!("bench-bandwidth-heading"));
         out.push_str(&bandwidth_table(report).to_text());
-        out.push_str(host_copies_note(report));
+        out.push_str(&host_copies_note(report));
     }
     let roof = crate::bench::roofline::to_text(report);
     if !roof.is_empty() {
@@ -273,13 +279,10 @@ pub fn to_text(report: &BenchReport, naive: bool) -> String {
         .filter_map(|r| r.time.map(|t| t.outliers))
         .sum();
     if outliers > 0 {
-        let _ = writeln!(
-            out,
-            "\nNote: {outliers} timing(s) were outliers (another process, a clock change); the medians are robust to them, but re-run on a quiet machine for tight numbers."
-        );
+        let _ = writeln!(out, "\n{}", t!("bench-outliers", count = outliers));
     }
     if naive {
-        out.push_str("\nThe lesson's way (one cold call, wall clock) next to the proper one:\n");
+        let _ = writeln!(out, "\n{}", t!("bench-naive-heading"));
         for r in report
             .results
             .iter()
@@ -288,20 +291,17 @@ pub fn to_text(report: &BenchReport, naive: bool) -> String {
             if let (Some(cold), Some(t)) = (r.cold_s, r.time) {
                 let _ = write!(
                     out,
-                    "  {} {} {}: cold {} ms vs median {} ms ({:.1}× slower cold)",
-                    r.device,
-                    crate::dtype::name(r.dtype),
-                    r.shape,
-                    ms(cold),
-                    ms(t.median),
-                    cold / t.median
+                    "  {}",
+                    t!(
+                        "bench-naive-line",
+                        point = format!("{} {} {}", r.device, crate::dtype::name(r.dtype), r.shape),
+                        cold = ms(cold),
+                        median = ms(t.median),
+                        ratio = format!("{:.1}", cold / t.median)
+                    )
                 );
                 if let Some(u) = r.unsynced_s {
-                    let _ = write!(
-                        out,
-                        "; without synchronize the clock reads {} ms, only the launch",
-                        ms(u)
-                    );
+                    let _ = write!(out, "{}", t!("bench-naive-unsynced", time = ms(u)));
                 }
                 out.push('\n');
             }
@@ -329,7 +329,11 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
     }
     let mut speed: Vec<Series> = Vec::new();
     for s in &report.speedups {
-        let label = format!("{} {} over cpu", s.device, crate::dtype::name(s.dtype));
+        let label = t!(
+            "plot-speedup-series",
+            device = s.device,
+            dtype = crate::dtype::name(s.dtype)
+        );
         let x = (s.shape.m as f64 * s.shape.k as f64 * s.shape.n as f64).cbrt();
         match speed.iter_mut().find(|l| l.label == label) {
             Some(l) => l.points.push((x, s.ratio.median)),
@@ -347,8 +351,8 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
     sizes.sort_by(f64::total_cmp);
     sizes.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
     let mut panels = vec![Panel {
-        title: "Matmul throughput (median)".into(),
-        x_label: "size n (cube root of m·k·n)".into(),
+        title: t!("plot-throughput-title"),
+        x_label: t!("plot-size-axis"),
         y_label: "GFLOP/s".into(),
         log_x: true,
         log_y: false,
@@ -358,9 +362,9 @@ pub fn plot_panels(report: &BenchReport) -> Vec<crate::plot::Panel> {
     // No GPU measured: no speedup panel (the text says why there is none), not an empty one.
     if !speed.is_empty() {
         panels.push(Panel {
-            title: "Speedup over the CPU (same size and dtype)".into(),
-            x_label: "size n".into(),
-            y_label: "× faster than cpu".into(),
+            title: t!("plot-speedup-title"),
+            x_label: t!("plot-size-axis-short"),
+            y_label: t!("plot-speedup-axis"),
             log_x: true,
             log_y: false,
             x_ticks: sizes,

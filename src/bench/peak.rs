@@ -53,7 +53,7 @@ pub fn measure_cpu_peak(threads: usize, duration: Duration) -> Peak {
     }
     Peak {
         gflops: best,
-        source: format!("measured: {label} FMA loop on {threads} thread(s)"),
+        source: t!("peak-source", kind = label, threads = threads),
     }
 }
 

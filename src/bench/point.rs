@@ -107,7 +107,7 @@ pub(super) fn measure_point(
                     &name,
                     dtype,
                     shape,
-                    format!("compute capability {cap} has no bf16 (needs 8.0+)"),
+                    t!("point-no-bf16", cc = cap),
                 );
             }
         }
@@ -126,7 +126,7 @@ pub(super) fn measure_point(
             &name,
             dtype,
             shape,
-            format!("needs {needed}, but only {free} is free on {spec}"),
+            t!("point-no-room", needed = needed, free = free, device = spec),
         );
     }
     let mut result = skipped(spec, &name, dtype, shape, String::new());
@@ -143,7 +143,7 @@ pub(super) fn measure_point(
             let text = err.to_string();
             result.status = PointStatus::Failed;
             result.reason = Some(match classify_cuda_error(&text) {
-                CudaErrorKind::OutOfMemory => format!("out of memory: {}", first_line(&text)),
+                CudaErrorKind::OutOfMemory => t!("point-oom", message = first_line(&text)),
                 _ => first_line(&text),
             });
         }
@@ -178,10 +178,7 @@ fn timed(
     // missing one here is the same refusal, not a panic.
     let cpu = crate::bench::sgemm::Avx2Fma::detect();
     if use_sgemm && cpu.is_none() {
-        return Err(Error::Invalid(
-            "the gpulab-avx2 kernel needs AVX2 and FMA, which this CPU lacks: use --cpu-kernel candle"
-                .into(),
-        ));
+        return Err(Error::Invalid(t!("point-no-avx2")));
     }
     let sgemm = cpu.map(|cpu| crate::bench::sgemm::Sgemm {
         threads: result.threads.unwrap_or(1),
@@ -236,7 +233,7 @@ fn timed(
         samples.push(call(calls + i)?);
     }
     let time = Summary::of(&samples)
-        .ok_or_else(|| Error::Invalid("timer returned a non-finite time".into()))?;
+        .ok_or_else(|| Error::Invalid(t!("point-timer-nan")))?;
     result.gflops = Some(shape.flops() / time.median / 1e9);
     result.gflops_best = Some(shape.flops() / time.min / 1e9);
     // A matmul cannot beat the FMA peak: above 100 % the peak was mismeasured, so it is
@@ -248,10 +245,7 @@ fn timed(
     if result.efficiency.is_some_and(|e| e > 1.0) {
         result.efficiency = None;
         if let Some(p) = result.peak.as_mut() {
-            p.source = format!(
-                "not measured: the FMA loop ({:.1} GFLOP/s) ran below this matmul, so it is not a peak",
-                p.gflops
-            );
+            p.source = t!("point-peak-below", gflops = format!("{:.1}", p.gflops));
         }
     }
     result.time = Some(time);
@@ -281,11 +275,11 @@ fn timed(
     let within = correctness.max_rel_error <= correctness.tolerance;
     if !within {
         result.status = PointStatus::Failed;
-        result.reason = Some(format!(
-            "wrong result: sampled error {:.2e} exceeds the {} tolerance {:.0e}",
-            correctness.max_rel_error,
-            crate::dtype::name(dtype),
-            correctness.tolerance
+        result.reason = Some(t!(
+            "point-wrong",
+            error = format!("{:.2e}", correctness.max_rel_error),
+            dtype = crate::dtype::name(dtype),
+            tolerance = format!("{:.0e}", correctness.tolerance)
         ));
     } else {
         result.status = PointStatus::Ok;

@@ -140,31 +140,35 @@ pub fn to_text(report: &BenchReport) -> String {
     if rows.is_empty() {
         return String::new();
     }
-    let mut out =
-        String::from("Roofline: each point against min(peak, intensity × measured bandwidth)\n");
+    let mut out = t!("roof-heading") + "\n";
     for c in ceilings(report) {
         out.push_str(&format!(
-            "  {} {}: peak {:.0} GFLOP/s ({}), memory {:.1} GB/s → ridge at {:.1} FLOP/byte: square products below n ≈ {:.0} are memory-bound\n",
-            c.device,
-            crate::dtype::name(c.dtype),
-            c.peak_gflops,
-            c.peak_source,
-            c.bandwidth_gbs,
-            c.ridge_intensity,
-            c.ridge_n
+            "  {}\n",
+            t!(
+                "roof-ridge",
+                device = c.device,
+                dtype = crate::dtype::name(c.dtype),
+                peak = format!("{:.0}", c.peak_gflops),
+                source = c.peak_source,
+                bandwidth = format!("{:.1}", c.bandwidth_gbs),
+                ridge = format!("{:.1}", c.ridge_intensity),
+                n = format!("{:.0}", c.ridge_n)
+            )
         ));
     }
+    let header = [
+        t!("col-device"),
+        t!("col-dtype"),
+        t!("col-size"),
+        t!("col-intensity"),
+        t!("col-gflops"),
+        t!("col-roof"),
+        t!("col-bound"),
+        t!("col-of-roof"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut t = Table::new(
-        &[
-            "device",
-            "dtype",
-            "size",
-            "FLOP/byte",
-            "GFLOP/s",
-            "roof",
-            "bound",
-            "of roof",
-        ],
+        &refs,
         &[
             Align::Left,
             Align::Left,
@@ -184,7 +188,11 @@ pub fn to_text(report: &BenchReport) -> String {
             format!("{:.1}", r.intensity),
             format!("{:.1}", r.gflops),
             format!("{:.1}", r.attainable_gflops),
-            r.bound.clone(),
+            if r.bound == "memory" {
+                t!("roof-memory")
+            } else {
+                t!("roof-compute")
+            },
             format!("{:.0}%", r.fraction_of_roof * 100.0),
         ]);
     }
@@ -222,16 +230,18 @@ pub fn plot_panel(report: &BenchReport) -> Option<crate::plot::Panel> {
         }
         roof.push((hi, (hi * c.bandwidth_gbs).min(c.peak_gflops)));
         series.push(crate::plot::Series {
-            label: format!(
-                "{label} roof ({:.0} GB/s, {:.0} GFLOP/s)",
-                c.bandwidth_gbs, c.peak_gflops
+            label: t!(
+                "roof-series",
+                label = label,
+                bandwidth = format!("{:.0}", c.bandwidth_gbs),
+                peak = format!("{:.0}", c.peak_gflops)
             ),
             points: roof,
             style: crate::plot::Style::Line,
             color: Some(i),
         });
         series.push(crate::plot::Series {
-            label: format!("{label} measured"),
+            label: t!("roof-series-measured", label = label),
             points: rows
                 .iter()
                 .filter(|r| r.device == c.device && r.dtype == c.dtype)
@@ -242,9 +252,9 @@ pub fn plot_panel(report: &BenchReport) -> Option<crate::plot::Panel> {
         });
     }
     Some(crate::plot::Panel {
-        title: "Roofline: matmul speed against arithmetic intensity".into(),
-        x_label: "FLOPs per byte moved (log)".into(),
-        y_label: "GFLOP/s (log)".into(),
+        title: t!("plot-roofline-title"),
+        x_label: t!("plot-roofline-x"),
+        y_label: t!("plot-roofline-y"),
         log_x: true,
         log_y: true,
         x_ticks: Vec::new(),
@@ -264,11 +274,21 @@ pub fn explain_cpu(n: usize, gflops: f64) -> String {
     let i = intensity(&crate::bench::MatmulShape::square(n), DType::F32);
     let memory = i * bw;
     let roof = memory.min(peak);
-    format!(
-        "roofline: memory {bw:.1} GB/s and peak {peak:.0} GFLOP/s on this CPU. An n={n} f32 product does {i:.0} FLOPs per byte it must move, so memory alone would allow {memory:.0} GFLOP/s: the roof here is {roof:.0} GFLOP/s ({}), and you reached {:.0}% of it. Below n ≈ {:.0} memory, not arithmetic, would set the pace.",
-        if memory < peak { "memory-bound" } else { "compute-bound: the arithmetic units set the pace" },
-        100.0 * gflops / roof,
-        1.5 * 4.0 * peak / bw
+    t!(
+        "roof-explain",
+        bandwidth = format!("{bw:.1}"),
+        peak = format!("{peak:.0}"),
+        n = n,
+        intensity = format!("{i:.0}"),
+        memory = format!("{memory:.0}"),
+        roof = format!("{roof:.0}"),
+        bound = if memory < peak {
+            t!("roof-explain-memory")
+        } else {
+            t!("roof-explain-compute")
+        },
+        share = format!("{:.0}", 100.0 * gflops / roof),
+        ridge_n = format!("{:.0}", 1.5 * 4.0 * peak / bw)
     )
 }
 
