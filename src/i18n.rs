@@ -2,8 +2,8 @@
 //! (`data/locales/ko.ftl`, `data/locales/en.ftl`, Fluent syntax, built into the binary), and the
 //! language the program speaks — from `--lang`, else the locale.
 //!
-//! Code never writes a human sentence itself: it names a message, `t!("check-no-gpu")`, with its
-//! arguments, `t!("bench-threads-too-many", asked = n, cpus = c)`. Both files hold every message
+//! Code never writes a human sentence itself: it names a message, `t!("check-title")`, with its
+//! arguments, `t!("threads-too-many", asked = n, cpus = c)`. Both files hold every message
 //! with the same arguments (a test below fails otherwise, and another checks that every message
 //! the code names exists), so a changed word can never fall back to English in silence.
 
@@ -208,8 +208,8 @@ pub fn messages(lang: Lang) -> HashMap<String, String> {
     out
 }
 
-/// A message in the chosen language: `t!("id")`, `t!("id", name = value, ...)`. Each value is
-/// formatted with `Display`.
+/// A message in the chosen language: `t!("check-title")`, `t!("wrote", path = p.display())`.
+/// Each value is formatted with `Display`.
 #[macro_export]
 macro_rules! t {
     ($id:literal $(, $name:ident = $value:expr)* $(,)?) => {
@@ -221,8 +221,8 @@ macro_rules! t {
     };
 }
 
-/// A message in a given language: `tl!(lang, "id", name = value, ...)` (the report is written in
-/// the language asked for, which need not be the terminal's).
+/// A message in a given language: `tl!(lang, "rep-footer", version = v, cpu = c, host = h)`
+/// (the report is written in the language asked for, which need not be the terminal's).
 #[macro_export]
 macro_rules! tl {
     ($lang:expr, $id:literal $(, $name:ident = $value:expr)* $(,)?) => {

@@ -190,13 +190,18 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
     let mut needs_elsewhere = Vec::new();
     for v in fit {
         // Judged by the target's name, not the sentence: the sentence is in a language.
-        let local = v.recommended.as_deref().is_some_and(|t| {
-            t == crate::plan::fit::THIS_CPU || t.starts_with("local:")
-        });
+        // (Reports from before the name was kept have only their English sentence.)
+        let local = if v.by_target {
+            v.recommended.as_deref().is_some_and(|t| {
+                t == crate::plan::fit::THIS_CPU || t.starts_with("local:")
+            })
+        } else {
+            v.recommendation.starts_with("this CPU") || v.recommendation.starts_with("local:")
+        };
         if local {
             runs_here.push(v.id.clone());
         } else if !trains_nothing(v) {
-            needs_elsewhere.push((v.id.clone(), v.recommendation.clone()));
+            needs_elsewhere.push((v.id.clone(), crate::plan::fit::recommendation_text(v)));
         }
     }
     let env = &check.host.environment;
@@ -220,6 +225,23 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
         runs_here,
         needs_elsewhere,
     }
+}
+
+/// The report with every sentence said again in the thread's language: the diagnosis and
+/// PyTorch's findings from the two views they were drawn from, the template's fields from the
+/// measurements (the JSON keeps the sentences of the language it was gathered in).
+pub fn localized(r: &EnvironmentReport) -> EnvironmentReport {
+    let mut out = r.clone();
+    out.check.diagnosis =
+        crate::probe::diagnose::diagnose(&out.check.driver, &out.check.framework);
+    out.check.torch_findings = out
+        .check
+        .torch
+        .as_ref()
+        .map(|t| crate::probe::pytorch::findings(t, &out.check.driver))
+        .unwrap_or_default();
+    out.fields = fields(&out.check, &out.bench, &out.fit);
+    out
 }
 
 /// A lesson whose code trains nothing runs nowhere: every cell is "n/a".
@@ -480,13 +502,13 @@ mod tests {
             &crate::plan::gpus::Catalog::shipped(),
         );
         r.check.host.platform = platform;
-        for (lang, reminder) in [
-            (Lang::En, "Stop it when done"),
-            (Lang::Ko, "다 쓰면 꼭 멈추세요"),
+        for (lang, reminder, price) in [
+            (Lang::En, "Stop it when done", "· 1× A10G $1.00–1.30/h"),
+            (Lang::Ko, "다 쓰면 꼭 멈추세요", "· 1× A10G 시간당 $1.00–1.30"),
         ] {
             let md = to_markdown(&r, lang, &[]);
             assert!(md.contains("AWS g5.xlarge"), "{md}");
-            assert!(md.contains("1× A10G $1.00–1.30/h"), "{md}");
+            assert!(md.contains(price), "{md}");
             assert!(md.contains("$2.00–2.60"), "two hours so far: {md}");
             assert!(md.contains(reminder), "{md}");
             assert!(
@@ -514,7 +536,7 @@ mod tests {
         for heading in [
             "# GPU/Cloud 환경 점검 결과",
             "- 날짜:",
-            "## 벤치마크(Benchmark)",
+            "## 벤치마크",
             "## 판단",
             "이 환경으로 가능한 강의",
             "Colab/클라우드가 필요한 강의",

@@ -130,7 +130,7 @@ check-host-ram = RAM 전체 { $total }, 사용 가능 { $available }
 check-place = 위치
 check-driver = 드라이버
 check-driver-line = nvidia-smi: GPU { $count }개 · 드라이버 { $driver } · CUDA { $cuda }까지 지원{ $dropped }
-check-dropped-fields =  · 이 드라이버가 모르는 필드: { $fields }
+check-dropped-fields = {" "}· 이 드라이버가 모르는 필드: { $fields }
 check-framework = 프레임워크
 check-framework-cuda = candle { $version } · CUDA { $cuda }, compute capability { $cc }용 · 장치 { $count }개{ $error }
 check-framework-no-cuda = candle { $version } · cuda 없이 빌드 · Device::new_cuda(0): { $error }
@@ -153,7 +153,7 @@ fit-unknown-gpu-rates = 알 수 없는 GPU: f32 5 TFLOP/s, 16비트 10 TFLOP/s, 
 target-this-cpu = 이 CPU
 target-colab-free-t4 = T4 (Colab 무료)
 fit-detail-params = 파라미터 { $params }개{ $trainable } · { $dtype } · { $optimizer } · 배치 { $batch } · { $mode }{ $note }
-fit-trainable =  (학습 대상 { $count }개)
+fit-trainable = {" "}(학습 대상 { $count }개)
 fit-no-optimizer = 옵티마이저 없음
 fit-note = 참고: { $text }
 fit-memory-heading = 메모리 (가중치·기울기·옵티마이저 상태는 공식으로, 활성값은 합계 줄에 적힌 방법으로):
@@ -261,9 +261,9 @@ cmp-changed = 판단이 바뀐 강의: { $count }개
 ## Where this runs (src/plan/session.rs)
 hours = { $hours }시간
 sess-cloud = { $what } (임대한 머신, 멈출 때까지 과금; { $evidence })
-sess-cloud-price =  · { $gpus } 시간당 { $price }
-sess-up-cost =  · 켜진 지 { $hours }, 지금까지 약 { $cost }
-sess-up =  · 켜진 지 { $hours }
+sess-cloud-price = {" "}· { $gpus } 시간당 { $price }
+sess-up-cost = {" "}· 켜진 지 { $hours }, 지금까지 약 { $cost }
+sess-up = {" "}· 켜진 지 { $hours }
 sess-unpriced = data/gpus.toml에 가격이 없는 GPU: { $gpus }
 sess-stop = 다 쓰면 꼭 멈추세요. 켜 두면 계속 과금됩니다: { $command }
 sess-colab-runtime = { $gpu } 런타임
@@ -395,8 +395,13 @@ roof-explain = 루프라인: 이 CPU의 메모리는 { $bandwidth } GB/s, 최고
 roof-explain-memory = 메모리 한계
 roof-explain-compute = 연산 한계: 연산 장치가 속도를 정함
 transfer-copy = copy (복사)
-transfer-triad = triad (a = b + s·c)
+transfer-triad = triad (a = b + s·c, 배열 세 개)
 transfer-h2d-pageable = 호스트→장치 pageable
 transfer-h2d-pinned = 호스트→장치 pinned
 transfer-d2h-pageable = 장치→호스트 pageable
 transfer-d2h-pinned = 장치→호스트 pinned
+
+## Durations (src/plan/fit.rs)
+dur-seconds = { $n }초
+dur-minutes = { $n }분
+dur-hours = { $n }시간

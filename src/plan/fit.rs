@@ -336,14 +336,15 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
                 )
             );
         }
-        for note in c.impractical.iter().chain(&c.caveat) {
+        let caveat = c.caveat.as_ref().map(|_| t!("fit-caveat-cpu-pinned"));
+        for note in impractical_text(c).iter().chain(&caveat) {
             let _ = writeln!(out, "  {} {note}", pad("", 22));
         }
     }
     if let (Some(h), Some(g)) = (w.doc_hours, &w.doc_gpu) {
         let _ = writeln!(out, "  {}", t!("fit-doc-says", hours = h, gpu = g));
     }
-    let _ = writeln!(out, "\n{}", t!("fit-recommended", text = v.recommendation));
+    let _ = writeln!(out, "\n{}", t!("fit-recommended", text = recommendation_text(v)));
     if let Some(p) = &v.multi_gpu {
         let _ = writeln!(out, "{}", t!("fit-multi-gpu", text = p.summary()));
         let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -593,6 +594,10 @@ pub struct Verdict {
     /// no single target holds it). Reports from before it was kept read as None.
     #[serde(default)]
     pub recommended: Option<String>,
+    /// Whether `recommended` was decided (true in every verdict judged now): false only in
+    /// reports written before it was kept, whose stored sentence is then shown as written.
+    #[serde(default)]
+    pub by_target: bool,
     /// When no single GPU fits: how many H100s with ZeRO-3 (FSDP) would, and the configs.
     /// (Reports written before the plan had configs held a sentence here; it reads as none.)
     #[serde(default, deserialize_with = "crate::plan::multi_gpu::plan_or_legacy")]
@@ -622,17 +627,9 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
             let impractical = if !fits {
                 None
             } else if !t.gpu && hours > CPU_PRACTICAL_HOURS {
-                Some(t!(
-                    "fit-too-slow-cpu",
-                    time = fmt_hours(hours),
-                    limit = format!("{CPU_PRACTICAL_HOURS:.0}")
-                ))
+                Some(too_slow_text(&t.name, hours))
             } else if t.name == COLAB_FREE_T4 && hours > FREE_SESSION_HOURS {
-                Some(t!(
-                    "fit-too-slow-colab",
-                    time = fmt_hours(hours),
-                    limit = format!("{FREE_SESSION_HOURS:.0}")
-                ))
+                Some(too_slow_text(&t.name, hours))
             } else {
                 None
             };
@@ -650,7 +647,8 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
             }
         })
         .collect();
-    let (recommendation, recommended) = recommend(w, targets, &cells);
+    let recommended = recommend(w, targets, &cells);
+    let recommendation = recommendation_sentence(w.mode == RunMode::None, &cells, &recommended);
     // No single GPU holds it: plan it on H100s, timed from what one H100 would take.
     let multi_gpu =
         if cells.iter().skip(1).all(|c| !c.fits) && !w.cpu_only && w.mode != RunMode::None {
@@ -671,6 +669,7 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
         cells,
         recommendation,
         recommended,
+        by_target: true,
         multi_gpu,
     }
 }
@@ -679,33 +678,98 @@ fn fmt_hours(h: f64) -> String {
     if !h.is_finite() {
         "-".into()
     } else if h < 1.0 / 60.0 {
-        format!("{:.0}s", (h * 3600.0).max(1.0))
+        t!("dur-seconds", n = format!("{:.0}", (h * 3600.0).max(1.0)))
     } else if h < 1.0 {
-        format!("{:.0}m", h * 60.0)
+        t!("dur-minutes", n = format!("{:.0}", h * 60.0))
     } else {
-        format!("{h:.1}h")
+        t!("dur-hours", n = format!("{h:.1}"))
     }
 }
 
-/// The sentence, and the target it names.
-fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> (String, Option<String>) {
+/// Why a cell that fits is no use, in the chosen language (a CPU past a day, the free T4 past
+/// its session): said from the target and the hours, so any report can be read in any language.
+fn too_slow_text(target: &str, hours: f64) -> String {
+    if target == COLAB_FREE_T4 {
+        t!(
+            "fit-too-slow-colab",
+            time = fmt_hours(hours),
+            limit = format!("{FREE_SESSION_HOURS:.0}")
+        )
+    } else {
+        t!(
+            "fit-too-slow-cpu",
+            time = fmt_hours(hours),
+            limit = format!("{CPU_PRACTICAL_HOURS:.0}")
+        )
+    }
+}
+
+/// A cell's reason for "too slow", in the chosen language (None when it is not).
+pub fn impractical_text(c: &Cell) -> Option<String> {
+    c.impractical
+        .as_ref()
+        .map(|_| too_slow_text(&c.target, c.hours))
+}
+
+/// A verdict's recommendation in the chosen language, from the target it names and its cell;
+/// reports older than `recommended` keep the sentence they were written with.
+pub fn recommendation_text(v: &Verdict) -> String {
+    if !v.by_target {
+        return v.recommendation.clone();
+    }
+    let trains_nothing = v.cells.iter().all(|c| !c.runnable);
+    recommendation_sentence(trains_nothing, &v.cells, &v.recommended)
+}
+
+fn recommendation_sentence(trains_nothing: bool, cells: &[Cell], recommended: &Option<String>) -> String {
+    if trains_nothing {
+        return t!("rec-nothing-to-train");
+    }
+    let Some(c) = recommended
+        .as_ref()
+        .and_then(|name| cells.iter().find(|c| &c.target == name))
+    else {
+        return t!("rec-multi-gpu");
+    };
+    let time = fmt_hours(c.hours);
+    // The first cell is always this CPU's (`judge`'s contract), whatever its name.
+    if cells.first().is_some_and(|cpu| cpu.target == c.target) {
+        return if c.hours <= CPU_PATIENCE_HOURS {
+            t!("rec-this-cpu", time = time)
+        } else {
+            t!("rec-cpu-slowly", time = time)
+        };
+    }
+    if c.cost.1 <= 0.0 {
+        return t!("rec-free", target = target_label(&c.target), time = time);
+    }
+    // Why the free T4 is not the answer, when it fits but runs past its session.
+    let note = cells
+        .iter()
+        .find(|x| x.target == COLAB_FREE_T4 && x.fits)
+        .and_then(impractical_text)
+        .map(|why| t!("rec-not-free-t4", why = why))
+        .unwrap_or_default();
+    t!(
+        "rec-paid",
+        target = target_label(&c.target),
+        time = time,
+        cost = crate::plan::session::usd_range(c.cost),
+        note = note
+    )
+}
+
+/// The target to recommend: this CPU when it is quick, else the fastest free GPU within a free
+/// session, else the cheapest paid one, else this CPU slowly; None when nothing is to be
+/// trained or no single target holds it.
+fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> Option<String> {
     if w.mode == RunMode::None {
-        return (t!("rec-nothing-to-train"), None);
+        return None;
     }
     let cpu = &cells[0];
     if cpu.fits && cpu.hours <= CPU_PATIENCE_HOURS {
-        return (
-            t!("rec-this-cpu", time = fmt_hours(cpu.hours)),
-            Some(cpu.target.clone()),
-        );
+        return Some(cpu.target.clone());
     }
-    // Why the free T4 is not the answer, when it fits but runs past its session.
-    let free_t4_note = cells
-        .iter()
-        .find(|c| c.target == COLAB_FREE_T4 && c.fits)
-        .and_then(|c| c.impractical.as_ref())
-        .map(|why| t!("rec-not-free-t4", why = why))
-        .unwrap_or_default();
     // Free GPUs (local, Colab) next, if the run ends within a free session.
     let free = cells
         .iter()
@@ -716,14 +780,7 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> (String, Optio
         })
         .min_by(|a, b| a.0.hours.total_cmp(&b.0.hours));
     if let Some((c, _)) = free {
-        return (
-            t!(
-                "rec-free",
-                target = target_label(&c.target),
-                time = fmt_hours(c.hours)
-            ),
-            Some(c.target.clone()),
-        );
+        return Some(c.target.clone());
     }
     let paid = cells
         .iter()
@@ -732,21 +789,9 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> (String, Optio
         .filter(|(c, t)| c.fits && t.price.1 > 0.0)
         .min_by(|a, b| a.0.cost.1.total_cmp(&b.0.cost.1));
     match paid {
-        Some((c, _)) => (
-            t!(
-                "rec-paid",
-                target = target_label(&c.target),
-                time = fmt_hours(c.hours),
-                cost = crate::plan::session::usd_range(c.cost),
-                note = free_t4_note
-            ),
-            Some(c.target.clone()),
-        ),
-        None if cpu.fits && cpu.impractical.is_none() => (
-            t!("rec-cpu-slowly", time = fmt_hours(cpu.hours)),
-            Some(cpu.target.clone()),
-        ),
-        None => (t!("rec-multi-gpu"), None),
+        Some((c, _)) => Some(c.target.clone()),
+        None if cpu.fits && cpu.impractical.is_none() => Some(cpu.target.clone()),
+        None => None,
     }
 }
 
@@ -778,7 +823,7 @@ pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
                 format!("✓ {}", fmt_hours(c.hours))
             });
         }
-        row.push(v.recommendation.clone());
+        row.push(recommendation_text(v));
         t.push(row);
     }
     t

@@ -8,7 +8,9 @@ use super::{EnvironmentReport, Lang};
 
 /// Two reports side by side, in `lang`.
 pub fn compare(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
-    crate::i18n::scoped(lang, || render(a, b, lang))
+    crate::i18n::scoped(lang, || {
+        render(&super::localized(a), &super::localized(b), lang)
+    })
 }
 
 fn render(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
@@ -85,10 +87,12 @@ fn render(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
     // By the target's name where the reports keep it (the sentence is in a language); older
     // reports only have the sentence, whose target comes before " (".
     let target = |v: &crate::plan::fit::Verdict| {
-        v.recommended.clone().unwrap_or_else(|| {
+        if v.by_target {
+            v.recommended.clone().unwrap_or_default()
+        } else {
             let rec = &v.recommendation;
             rec.split(" (").next().unwrap_or(rec).to_string()
-        })
+        }
     };
     let lesson = w("col-lesson");
     let mut changed = Table::new(
@@ -100,8 +104,8 @@ fn render(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
             if target(va) != target(vb) {
                 changed.push(vec![
                     va.id.clone(),
-                    va.recommendation.clone(),
-                    vb.recommendation.clone(),
+                    crate::plan::fit::recommendation_text(va),
+                    crate::plan::fit::recommendation_text(vb),
                 ]);
             }
         }

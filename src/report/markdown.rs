@@ -21,7 +21,7 @@ pub(super) fn secs(v: Option<f64>) -> Option<String> {
 /// The Markdown report in `lang`. `plots` are file names (next to the Markdown) to link.
 pub fn to_markdown(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
     // The tables below (bench, fit) speak the thread's language: make it the report's.
-    crate::i18n::scoped(lang, || render(r, lang, plots))
+    crate::i18n::scoped(lang, || render(&super::localized(r), lang, plots))
 }
 
 fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
