@@ -405,3 +405,101 @@ transfer-d2h-pinned = device→host pinned
 dur-seconds = { $n }s
 dur-minutes = { $n }m
 dur-hours = { $n }h
+
+## measure (src/cli/measure.rs, src/memory/*.rs)
+sweep-too-short = { $name } needs at least 3 positive values for a fit (or pass --no-sweep)
+opening-device = opening { $device }
+measure-fitting = fitting the memory models on the calibration shapes
+not-calibrated = not calibrated: { $what }
+lean-heading = The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):
+not-measured = not measured: { $what }
+torch-families = the PyTorch step builds gpt and llama models: pass --model gpt,llama
+torch-same-step = PyTorch { $version } ({ $python }): the same step, on { $device }
+fitted = fitted { $what }
+wrote-torch-models = wrote { $path } ({ $count } PyTorch models)
+col-shape = shape
+col-optimizer = optimizer
+col-forward = forward
+col-backward-peak = backward peak
+col-step-peak = step peak
+col-peak = peak
+col-model-predicts = model predicts
+col-error = error
+torch-step-heading = PyTorch's step (bytes alive, from PyTorch's own counters):
+measure-validate-bar = { $family } calibration and held-out shapes
+col-weights = weights
+col-grads = grads
+col-opt-state = opt state
+col-measured-total = measured total
+col-two-byte = 2-byte rule
+col-textbook = textbook
+col-vs-textbook = vs textbook
+col-peak-per-param = peak/param
+measure-not-run = not run
+col-phase = phase
+col-live-after = live after
+col-temporaries = temporaries
+col-at-peak = at the peak
+col-bytes = bytes
+col-share = share
+ledger-unexplained = unexplained (non-tensor overhead)
+ledger-measured-peak = measured peak
+measure-title = gpulab measure on { $device } ({ $name }), candle { $candle }: one real training step per configuration.
+measure-headline =
+    == { $model } · { $params } params · { $dtype } { $optimizer } · peak { $peak } in the { $phase } phase
+       memory read by: { $method }
+measure-workspace = (a first warm-up step left { $size } of library workspace behind; not counted below)
+measure-per-param-heading = == Bytes per parameter, measured ({ $family }), against the lesson's 2-byte rule and the textbook
+measure-textbook-note =
+    textbook = 4+4+4/state in f32; 2+2+4 (fp32 master)+4/state in mixed precision. Candle keeps
+    optimizer state in the parameter's dtype and no master copy, so bf16 AdamW lands near 8, not 16.
+    peak/param includes activations, so it depends on batch and sequence length.
+measure-scaling = == Scaling (f32, AdamW)
+measure-fit-batch = { $family } activations = { $a } + { $b } B × batch   (R² = { $r2 }, { $points } points; peak slope { $slope } B/sample)
+measure-fit-seq = { $family } activations = { $a } + { $b } B × s + { $c } B × s²   (R² = { $r2 }, { $points } points over seq_len)
+measure-not-measured = Not measured:
+plot-activations-series = { $family } activations (MiB)
+plot-step-peak-series = { $family } step peak (MiB)
+plot-measured-memory-title = Measured memory against { $variable } (f32, AdamW)
+var-batch = batch
+var-seq-len = sequence length
+col-step = step
+col-ordinary-peak = ordinary peak
+col-in = in
+col-lean-peak = lean peak
+col-saved = saved
+phase-weights = weights
+phase-optimizer-state = optimizer state
+phase-batch = batch
+phase-forward = forward
+phase-backward = backward
+phase-optimizer-step = optimizer step
+phase-after-step = after step
+meter-cpu = counting allocator (every heap byte of the process)
+meter-cuda = CUDA stream-ordered pool: USED_MEM_CURRENT / USED_MEM_HIGH
+loss-broken = the loss is { $loss }: { $dtype } training is numerically broken for this configuration
+lean-step-name = { $model } (lean step)
+preflight-no-bf16 = { $device } has compute capability { $cc }, which has no bf16: use --dtype f32 or f16
+preflight-too-big = { $model } with { $dtype } and { $optimizer } needs roughly { $estimate }, but { $device } has { $free } free: lower the batch or the model size
+ledger-weights = weights
+ledger-optimizer-state = optimizer state
+ledger-batch = batch
+ledger-activations = activations (kept by the graph)
+ledger-param-grads = gradients of parameters
+ledger-other-grads = gradients of non-parameters
+ledger-graph = backward graph held by gradients
+ledger-temporaries = temporaries ({ $phase })
+validate-section =
+    == { $family } in { $framework } (f32, AdamW, on { $device }): fitted on { $fitted } shapes, judged on { $judged } others
+
+    The fitted model (bytes per unit of each term):
+    { $model }
+    { $table }median |error|: gpulab { $median }% (worst { $worst }%), 2-byte rule { $rule }%, textbook { $textbook }%
+validate-goal = Goal (median ≤ { $median } %, worst ≤ { $worst } %): { $verdict }
+goal-met = met
+goal-not-met = NOT met
+col-held-out = held-out shape
+col-measured = measured
+model-forward-ends = forward ends with  { $form }
+model-backward-adds = backward adds { $open }  { $form }
+model-step = optimizer step     { $form }

@@ -405,3 +405,101 @@ transfer-d2h-pinned = 장치→호스트 pinned
 dur-seconds = { $n }초
 dur-minutes = { $n }분
 dur-hours = { $n }시간
+
+## measure (src/cli/measure.rs, src/memory/*.rs)
+sweep-too-short = { $name }에는 맞춤(fit)을 위해 양수 값이 3개 이상 필요합니다 (또는 --no-sweep)
+opening-device = { $device } 여는 중
+measure-fitting = 보정용 모양들로 메모리 모델을 맞추는 중
+not-calibrated = 보정하지 못함: { $what }
+lean-heading = 같은 스텝을 보통 방식(candle-nn 옵티마이저, 업데이트 동안 loss 유지)과 가벼운 방식(그래프와 파라미터가 아닌 텐서의 기울기를 먼저 버리고 gpulab 옵티마이저 사용)으로:
+not-measured = 재지 않음: { $what }
+torch-families = PyTorch 스텝은 gpt와 llama 모델만 만듭니다: --model gpt,llama를 주세요
+torch-same-step = PyTorch { $version } ({ $python }): 같은 스텝을 { $device }에서
+fitted = 맞춤 완료: { $what }
+wrote-torch-models = { $path }에 썼습니다 (PyTorch 모델 { $count }개)
+col-shape = 모양
+col-optimizer = 옵티마이저
+col-forward = 순전파
+col-backward-peak = 역전파 최고치
+col-step-peak = 스텝 최고치
+col-peak = 최고치
+col-model-predicts = 모델 예측
+col-error = 오차
+torch-step-heading = PyTorch의 스텝 (살아 있는 바이트, PyTorch 자체 카운터 기준):
+measure-validate-bar = { $family } 보정용 모양과 검증용 모양
+col-weights = 가중치
+col-grads = 기울기
+col-opt-state = 옵티마이저 상태
+col-measured-total = 측정 합계
+col-two-byte = 2바이트 규칙
+col-textbook = 교과서
+col-vs-textbook = 교과서 대비
+col-peak-per-param = 최고치/파라미터
+measure-not-run = 실행 안 됨
+col-phase = 단계
+col-live-after = 단계 후 살아 있음
+col-temporaries = 임시 텐서
+col-at-peak = 최고치 시점
+col-bytes = 바이트
+col-share = 비율
+ledger-unexplained = 설명 안 됨 (텐서 밖 오버헤드)
+ledger-measured-peak = 측정 최고치
+measure-title = gpulab measure, { $device } ({ $name }), candle { $candle }: 설정마다 실제 학습 스텝 1회.
+measure-headline =
+    == { $model } · 파라미터 { $params }개 · { $dtype } { $optimizer } · 최고치 { $peak } ({ $phase } 단계)
+       메모리 측정 방법: { $method }
+measure-workspace = (첫 워밍업 스텝이 라이브러리 작업 공간 { $size }를 남겼습니다. 아래에서는 세지 않습니다)
+measure-per-param-heading = == 파라미터당 바이트 측정값 ({ $family }), 강의의 2바이트 규칙 및 교과서와 비교
+measure-textbook-note =
+    교과서 = f32에서 4+4+상태마다 4, 혼합 정밀도에서 2+2+4(fp32 마스터)+상태마다 4. Candle은
+    옵티마이저 상태를 파라미터의 자료형으로 두고 마스터 복사본이 없어서 bf16 AdamW가 16이 아니라 8 근처입니다.
+    최고치/파라미터에는 활성값이 들어 있어서 배치와 시퀀스 길이에 따라 달라집니다.
+measure-scaling = == 크기에 따른 변화 (f32, AdamW)
+measure-fit-batch = { $family } 활성값 = { $a } + { $b } B × 배치   (R² = { $r2 }, 점 { $points }개; 최고치 기울기 샘플당 { $slope } B)
+measure-fit-seq = { $family } 활성값 = { $a } + { $b } B × s + { $c } B × s²   (R² = { $r2 }, seq_len에 걸친 점 { $points }개)
+measure-not-measured = 재지 않은 것:
+plot-activations-series = { $family } 활성값 (MiB)
+plot-step-peak-series = { $family } 스텝 최고치 (MiB)
+plot-measured-memory-title = { $variable }에 따른 측정 메모리 (f32, AdamW)
+var-batch = 배치
+var-seq-len = 시퀀스 길이
+col-step = 스텝
+col-ordinary-peak = 보통 최고치
+col-in = 단계
+col-lean-peak = 가벼운 최고치
+col-saved = 절약
+phase-weights = 가중치
+phase-optimizer-state = 옵티마이저 상태
+phase-batch = 배치
+phase-forward = 순전파
+phase-backward = 역전파
+phase-optimizer-step = 옵티마이저 스텝
+phase-after-step = 스텝 후
+meter-cpu = 세는 할당자 (프로세스의 모든 힙 바이트)
+meter-cuda = CUDA 스트림 순서 풀: USED_MEM_CURRENT / USED_MEM_HIGH
+loss-broken = loss가 { $loss }입니다: 이 설정에서 { $dtype } 학습은 수치적으로 망가졌습니다
+lean-step-name = { $model } (가벼운 스텝)
+preflight-no-bf16 = { $device }의 compute capability { $cc }는 bf16을 지원하지 않습니다: --dtype f32나 f16을 쓰세요
+preflight-too-big = { $dtype }, { $optimizer }의 { $model }에는 대략 { $estimate }가 필요한데 { $device }에는 { $free }만 비어 있습니다: 배치나 모델 크기를 줄이세요
+ledger-weights = 가중치
+ledger-optimizer-state = 옵티마이저 상태
+ledger-batch = 배치
+ledger-activations = 활성값 (그래프가 보관)
+ledger-param-grads = 파라미터의 기울기
+ledger-other-grads = 파라미터가 아닌 텐서의 기울기
+ledger-graph = 기울기가 붙잡고 있는 역전파 그래프
+ledger-temporaries = 임시 텐서 ({ $phase })
+validate-section =
+    == { $framework }의 { $family } (f32, AdamW, { $device }): 모양 { $fitted }개로 맞추고 다른 { $judged }개로 평가
+
+    맞춘 모델 (각 항의 단위당 바이트):
+    { $model }
+    { $table }오차 중앙값 |error|: gpulab { $median }% (최악 { $worst }%), 2바이트 규칙 { $rule }%, 교과서 { $textbook }%
+validate-goal = 목표 (중앙값 ≤ { $median } %, 최악 ≤ { $worst } %): { $verdict }
+goal-met = 달성
+goal-not-met = 미달
+col-held-out = 검증용 모양
+col-measured = 측정값
+model-forward-ends = 순전파 끝에  { $form }
+model-backward-adds = 역전파 추가 { $open }  { $form }
+model-step = 옵티마이저 스텝     { $form }

@@ -11,6 +11,7 @@ use super::dispatch::claim_outputs;
 use gpulab::files::write_atomic;
 use gpulab::output::progress;
 use gpulab::probe::device::{self, DeviceSpec};
+use gpulab::t;
 
 /// A family's default shape with the shape flags applied, checked.
 fn shape(
@@ -79,7 +80,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     } else {
         for (name, list) in [("--batches", &args.batches), ("--seq-lens", &args.seq_lens)] {
             if list.len() < 3 || list.contains(&0) {
-                bail!("{name} needs at least 3 positive values for a fit (or pass --no-sweep)");
+                bail!("{}", t!("sweep-too-short", name = name));
             }
         }
         config.batches = args.batches.clone();
@@ -90,7 +91,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         return measure_lean(&config, quiet);
     }
 
-    let device_name = device::name(&spec.open().with_context(|| format!("opening {spec}"))?);
+    let device_name = device::name(&spec.open().with_context(|| t!("opening-device", device = spec))?);
     let plan = suite::plan(&config);
     let bar = progress(plan.len() as u64, quiet);
     let results = suite::run(&config, |r, _| {
@@ -112,7 +113,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
             (combos * gpulab::memory::validate::CALIBRATION_SHAPES) as u64,
             quiet,
         );
-        bar.set_message("fitting the memory models on the calibration shapes");
+        bar.set_message(t!("measure-fitting"));
         let (models, failed) = gpulab::memory::validate::calibrate_all(
             &config.families,
             &config.dtypes,
@@ -122,7 +123,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         );
         bar.finish_and_clear();
         for f in &failed {
-            eprintln!("not calibrated: {f}");
+            eprintln!("{}", t!("not-calibrated", what = f));
         }
         let host = gpulab::probe::host::detect();
         Calibration::from_results(
@@ -196,10 +197,10 @@ fn measure_lean(
         }
     }
     bar.finish_and_clear();
-    sayln!("The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):\n");
+    sayln!("{}\n", t!("lean-heading"));
     say!("{}", gpulab::memory::export::lean_table(&pairs).to_text());
     for s in &skipped {
-        sayln!("not measured: {s}");
+        sayln!("{}", t!("not-measured", what = s));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -225,11 +226,16 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
         .filter(|f| f.is_transformer())
         .collect();
     if families.is_empty() {
-        bail!("the PyTorch step builds gpt and llama models: pass --model gpt,llama");
+        bail!("{}", t!("torch-families"));
     }
     eprintln!(
-        "PyTorch {version} ({}): the same step, on {spec}",
-        python.display()
+        "{}",
+        t!(
+            "torch-same-step",
+            version = version,
+            python = python.display(),
+            device = spec
+        )
     );
     if !args.validate && args.save.is_none() {
         return measure_torch_shapes(args, &python, &families, cuda);
@@ -257,10 +263,13 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
                 let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
                 match validate::calibrate_torch(&python, family, dtype, optimizer, cuda) {
                     Ok((m, _)) => {
-                        eprintln!("fitted {} {d} {o}", family.name());
+                        eprintln!("{}", t!("fitted", what = format!("{} {d} {o}", family.name())));
                         models.push(m);
                     }
-                    Err(e) => eprintln!("not calibrated: {} {d} {o}: {e}", family.name()),
+                    Err(e) => eprintln!(
+                        "{}",
+                        t!("not-calibrated", what = format!("{} {d} {o}: {e}", family.name()))
+                    ),
                 }
             }
         }
@@ -286,9 +295,8 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     let path = args.save.as_ref().expect("checked above");
     cal.save(path, true)?;
     sayln!(
-        "wrote {} ({} PyTorch models)",
-        path.display(),
-        cal.models.len()
+        "{}",
+        t!("wrote-torch-models", path = path.display(), count = cal.models.len())
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -307,20 +315,19 @@ fn measure_torch_shapes(
         .iter()
         .find(|(c, _)| c.framework == gpulab::memory::calibration::Framework::Pytorch);
     let mut rows = Vec::new();
-    let mut table = gpulab::table::Table::aligned(
-        &[
-            "shape",
-            "dtype",
-            "optimizer",
-            "forward",
-            "backward peak",
-            "step peak",
-            "peak",
-            "model predicts",
-            "error",
-        ],
-        "lllrrrrrr",
-    );
+    let header = [
+        t!("col-shape"),
+        t!("col-dtype"),
+        t!("col-optimizer"),
+        t!("col-forward"),
+        t!("col-backward-peak"),
+        t!("col-step-peak"),
+        t!("col-peak"),
+        t!("col-model-predicts"),
+        t!("col-error"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut table = gpulab::table::Table::aligned(&refs, "lllrrrrrr");
     for &family in families {
         let m = shape(args, family)?;
         for d in &args.dtype {
@@ -369,10 +376,7 @@ fn measure_torch_shapes(
                 true,
             )?;
         }
-        None => say!(
-            "PyTorch's step (bytes alive, from PyTorch's own counters):\n\n{}",
-            table.to_text()
-        ),
+        None => say!("{}\n\n{}", t!("torch-step-heading"), table.to_text()),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -393,7 +397,7 @@ fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result
     let mut out = String::new();
     let mut met = true;
     for family in families {
-        bar.set_message(format!("{} calibration and held-out shapes", family.name()));
+        bar.set_message(t!("measure-validate-bar", family = family.name()));
         let v = FamilyValidation::run(family, spec, || bar.inc(1))?;
         out.push_str(&v.to_text(spec));
         met &= v.meets_goal();

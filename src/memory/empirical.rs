@@ -261,14 +261,18 @@ impl std::fmt::Display for Linear {
 impl StepModel {
     /// The fitted parts, one line each (bytes per unit of each term).
     pub fn describe(&self) -> String {
-        let mut out = format!("  forward ends with  {}\n", self.forward);
+        let mut out = format!("  {}\n", t!("model-forward-ends", form = self.forward));
         for (i, form) in self.backward.iter().enumerate() {
             out.push_str(&format!(
-                "  backward adds {}  {form}\n",
-                if i == 0 { "max(" } else { "    " }
+                "  {}\n",
+                t!(
+                    "model-backward-adds",
+                    open = if i == 0 { "max(" } else { "    " },
+                    form = form
+                )
             ));
         }
-        out.push_str(&format!("  optimizer step     {}\n", self.step));
+        out.push_str(&format!("  {}\n", t!("model-step", form = self.step)));
         out
     }
 }

@@ -67,21 +67,20 @@ pub fn model_states_per_param(m: &StepMeasurement) -> f64 {
 
 /// The bytes-per-parameter table: one row per dtype × optimizer, from one family's grid.
 pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
-    let mut t = Table::aligned(
-        &[
-            "dtype",
-            "optimizer",
-            "weights",
-            "grads",
-            "opt state",
-            "measured total",
-            "2-byte rule",
-            "textbook",
-            "vs textbook",
-            "peak/param",
-        ],
-        "llrrrrrrrr",
-    );
+    let header = [
+        t!("col-dtype"),
+        t!("col-optimizer"),
+        t!("col-weights"),
+        t!("col-grads"),
+        t!("col-opt-state"),
+        t!("col-measured-total"),
+        t!("col-two-byte"),
+        t!("col-textbook"),
+        t!("col-vs-textbook"),
+        t!("col-peak-per-param"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "llrrrrrrrr");
     for r in results
         .iter()
         .filter(|r| r.purpose == Purpose::Grid && r.config.model.family == family)
@@ -93,7 +92,7 @@ pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
                 "-".into(),
                 "-".into(),
                 "-".into(),
-                "not run".into(),
+                t!("measure-not-run"),
                 "2.00".into(),
                 "-".into(),
                 "-".into(),
@@ -121,13 +120,18 @@ pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
 
 /// Phases of one step: live before/after, peak and transient bytes.
 pub fn phase_table(m: &StepMeasurement) -> Table {
-    let mut t = Table::aligned(
-        &["phase", "live after", "peak", "temporaries", "ms"],
-        "lrrrr",
-    );
+    let header = [
+        t!("col-phase"),
+        t!("col-live-after"),
+        t!("col-peak"),
+        t!("col-temporaries"),
+        "ms".to_string(),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "lrrrr");
     for p in &m.phases {
         t.push(vec![
-            p.phase.label().into(),
+            p.phase.label(),
             p.live_after.to_string(),
             p.peak.to_string(),
             p.transient().to_string(),
@@ -139,10 +143,9 @@ pub fn phase_table(m: &StepMeasurement) -> Table {
 
 /// The ledger at the peak.
 pub fn ledger_table(m: &StepMeasurement) -> Table {
-    let mut t = Table::new(
-        &["at the peak", "bytes", "share"],
-        &[Align::Left, Align::Right, Align::Right],
-    );
+    let header = [t!("col-at-peak"), t!("col-bytes"), t!("col-share")];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::new(&refs, &[Align::Left, Align::Right, Align::Right]);
     let peak = m.ledger.measured_peak.0.max(1) as f64;
     for row in &m.ledger.rows {
         t.push(vec![
@@ -152,12 +155,12 @@ pub fn ledger_table(m: &StepMeasurement) -> Table {
         ]);
     }
     t.push(vec![
-        "unexplained (non-tensor overhead)".into(),
+        t!("ledger-unexplained"),
         m.ledger.unexplained.to_string(),
         format!("{:.2}%", m.ledger.unexplained_share * 100.0),
     ]);
     t.push(vec![
-        "measured peak".into(),
+        t!("ledger-measured-peak"),
         m.ledger.measured_peak.to_string(),
         "100%".into(),
     ]);
@@ -166,12 +169,12 @@ pub fn ledger_table(m: &StepMeasurement) -> Table {
 
 /// The terminal (and Markdown-ish) summary.
 pub fn to_text(report: &MeasureReport) -> String {
-    let mut out = format!(
-        "gpulab measure on {} ({}), candle {}: one real training step per configuration.\n",
-        report.device,
-        report.device_name,
-        report.header.candle_version.as_deref().unwrap_or("?")
-    );
+    let mut out = t!(
+        "measure-title",
+        device = report.device,
+        name = report.device_name,
+        candle = report.header.candle_version.as_deref().unwrap_or("?")
+    ) + "\n";
     let mut families: Vec<Family> = Vec::new();
     for r in &report.results {
         if !families.contains(&r.config.model.family) {
@@ -191,21 +194,20 @@ pub fn to_text(report: &MeasureReport) -> String {
         let Some(m) = headline else { continue };
         let _ = writeln!(
             out,
-            "\n== {} · {} params · {} {} · peak {} in the {} phase\n   memory read by: {}",
-            m.description,
-            m.params,
-            dtype_name(m.config.dtype),
-            m.config.optimizer.name(),
-            m.ledger.measured_peak,
-            m.ledger.peak_phase.label(),
-            m.method
+            "\n{}",
+            t!(
+                "measure-headline",
+                model = m.description,
+                params = m.params,
+                dtype = dtype_name(m.config.dtype),
+                optimizer = m.config.optimizer.name(),
+                peak = m.ledger.measured_peak,
+                phase = m.ledger.peak_phase.label(),
+                method = m.method
+            )
         );
         if m.workspace.0 > 0 {
-            let _ = writeln!(
-                out,
-                "   (a first warm-up step left {} of library workspace behind; not counted below)",
-                m.workspace
-            );
+            let _ = writeln!(out, "   {}", t!("measure-workspace", size = m.workspace));
         }
         out.push('\n');
         out.push_str(&phase_table(m).to_text());
@@ -219,40 +221,42 @@ pub fn to_text(report: &MeasureReport) -> String {
     };
     let _ = writeln!(
         out,
-        "\n== Bytes per parameter, measured ({}), against the lesson's 2-byte rule and the textbook\n",
-        table_family.name()
+        "\n{}\n",
+        t!("measure-per-param-heading", family = table_family.name())
     );
     out.push_str(&per_param_table(&report.results, table_family).to_text());
-    out.push_str(
-        "textbook = 4+4+4/state in f32; 2+2+4 (fp32 master)+4/state in mixed precision. Candle keeps\n\
-         optimizer state in the parameter's dtype and no master copy, so bf16 AdamW lands near 8, not 16.\n\
-         peak/param includes activations, so it depends on batch and sequence length.\n",
-    );
+    let _ = writeln!(out, "{}", t!("measure-textbook-note"));
     if !report.fits.is_empty() {
-        out.push_str("\n== Scaling (f32, AdamW)\n\n");
+        let _ = writeln!(out, "\n{}\n", t!("measure-scaling"));
         for f in &report.fits {
             let c = &f.activations.coefficients;
             if f.variable == "batch" {
                 let _ = writeln!(
                     out,
-                    "{:4} activations = {:.0} + {:.0} B × batch   (R² = {:.5}, {} points; peak slope {:.0} B/sample)",
-                    f.family.name(),
-                    c[0],
-                    c[1],
-                    f.activations.r2,
-                    f.activations.points,
-                    f.peak.coefficients.get(1).copied().unwrap_or(0.0)
+                    "{}",
+                    t!(
+                        "measure-fit-batch",
+                        family = format!("{:4}", f.family.name()),
+                        a = format!("{:.0}", c[0]),
+                        b = format!("{:.0}", c[1]),
+                        r2 = format!("{:.5}", f.activations.r2),
+                        points = f.activations.points,
+                        slope = format!("{:.0}", f.peak.coefficients.get(1).copied().unwrap_or(0.0))
+                    )
                 );
             } else {
                 let _ = writeln!(
                     out,
-                    "{:4} activations = {:.0} + {:.0} B × s + {:.1} B × s²   (R² = {:.5}, {} points over seq_len)",
-                    f.family.name(),
-                    c[0],
-                    c[1],
-                    c[2],
-                    f.activations.r2,
-                    f.activations.points
+                    "{}",
+                    t!(
+                        "measure-fit-seq",
+                        family = format!("{:4}", f.family.name()),
+                        a = format!("{:.0}", c[0]),
+                        b = format!("{:.0}", c[1]),
+                        c = format!("{:.1}", c[2]),
+                        r2 = format!("{:.5}", f.activations.r2),
+                        points = f.activations.points
+                    )
                 );
             }
         }
@@ -263,7 +267,7 @@ pub fn to_text(report: &MeasureReport) -> String {
         .filter(|r| r.measurement.is_none())
         .collect();
     if !failed.is_empty() {
-        out.push_str("\nNot measured:\n");
+        let _ = writeln!(out, "\n{}", t!("measure-not-measured"));
         for r in failed {
             let _ = writeln!(
                 out,
@@ -278,6 +282,14 @@ pub fn to_text(report: &MeasureReport) -> String {
     out
 }
 
+/// A swept variable's name as a person reads it.
+fn variable_label(variable: &str) -> String {
+    match variable {
+        "batch" => t!("var-batch"),
+        _ => t!("var-seq-len"),
+    }
+}
+
 /// Panels: activations and peak against batch for each family, and against sequence length.
 pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
     use crate::plot::{Panel, Series};
@@ -286,18 +298,18 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
         let mut series = Vec::new();
         for f in report.fits.iter().filter(|f| f.variable == variable) {
             series.push(Series::sweep(
-                format!("{} activations (MiB)", f.family.name()),
+                t!("plot-activations-series", family = f.family.name()),
                 f.points.iter().map(|p| (p.0, p.1 / 1048576.0)).collect(),
             ));
             series.push(Series::sweep(
-                format!("{} step peak (MiB)", f.family.name()),
+                t!("plot-step-peak-series", family = f.family.name()),
                 f.points.iter().map(|p| (p.0, p.2 / 1048576.0)).collect(),
             ));
         }
         if !series.is_empty() {
             panels.push(Panel {
-                title: format!("Measured memory against {variable} (f32, AdamW)"),
-                x_label: variable.into(),
+                title: t!("plot-measured-memory-title", variable = variable_label(variable)),
+                x_label: variable_label(variable),
                 y_label: "MiB".into(),
                 log_x: false,
                 log_y: false,
@@ -313,19 +325,18 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
 /// step (graph and non-parameters' gradients dropped before the update, lean optimizers): the
 /// peak, where it falls, and what the lean step saves.
 pub fn lean_table(pairs: &[(StepMeasurement, StepMeasurement)]) -> Table {
-    let mut t = Table::aligned(
-        &[
-            "step",
-            "dtype",
-            "optimizer",
-            "ordinary peak",
-            "in",
-            "lean peak",
-            "in",
-            "saved",
-        ],
-        "lllrlrlr",
-    );
+    let header = [
+        t!("col-step"),
+        t!("col-dtype"),
+        t!("col-optimizer"),
+        t!("col-ordinary-peak"),
+        t!("col-in"),
+        t!("col-lean-peak"),
+        t!("col-in"),
+        t!("col-saved"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "lllrlrlr");
     for (ordinary, lean) in pairs {
         let (a, b) = (ordinary.ledger.measured_peak, lean.ledger.measured_peak);
         t.push(vec![
@@ -333,9 +344,9 @@ pub fn lean_table(pairs: &[(StepMeasurement, StepMeasurement)]) -> Table {
             dtype_name(ordinary.config.dtype).into(),
             ordinary.config.optimizer.name().into(),
             a.to_string(),
-            ordinary.ledger.peak_phase.label().into(),
+            ordinary.ledger.peak_phase.label(),
             b.to_string(),
-            lean.ledger.peak_phase.label().into(),
+            lean.ledger.peak_phase.label(),
             format!(
                 "{:.0}%",
                 (a.0 as f64 - b.0 as f64) / a.0.max(1) as f64 * 100.0

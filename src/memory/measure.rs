@@ -73,15 +73,15 @@ pub enum Phase {
 
 impl Phase {
     /// Name as printed.
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            Phase::Weights => "weights",
-            Phase::OptimizerState => "optimizer state",
-            Phase::Batch => "batch",
-            Phase::Forward => "forward",
-            Phase::Backward => "backward",
-            Phase::OptimizerStep => "optimizer step",
-            Phase::AfterStep => "after step",
+            Phase::Weights => t!("phase-weights"),
+            Phase::OptimizerState => t!("phase-optimizer-state"),
+            Phase::Batch => t!("phase-batch"),
+            Phase::Forward => t!("phase-forward"),
+            Phase::Backward => t!("phase-backward"),
+            Phase::OptimizerStep => t!("phase-optimizer-step"),
+            Phase::AfterStep => t!("phase-after-step"),
         }
     }
 }
@@ -221,10 +221,10 @@ impl Meter {
         Ok(Meter::Cpu)
     }
 
-    fn method(&self) -> &'static str {
+    fn method(&self) -> String {
         match self {
-            Meter::Cpu => "counting allocator (every heap byte of the process)",
-            Meter::Cuda(_) => "CUDA stream-ordered pool: USED_MEM_CURRENT / USED_MEM_HIGH",
+            Meter::Cpu => t!("meter-cpu"),
+            Meter::Cuda(_) => t!("meter-cuda"),
         }
     }
 
@@ -430,9 +430,10 @@ fn measure(config: &MeasureConfig, lean: bool) -> Result<StepMeasurement> {
     let phases = rec.phases;
 
     if !loss_value.is_finite() {
-        return Err(Error::Invalid(format!(
-            "the loss is {loss_value}: {} training is numerically broken for this configuration",
-            crate::dtype::name(config.dtype)
+        return Err(Error::Invalid(t!(
+            "loss-broken",
+            loss = loss_value,
+            dtype = crate::dtype::name(config.dtype)
         )));
     }
 
@@ -456,13 +457,13 @@ fn measure(config: &MeasureConfig, lean: bool) -> Result<StepMeasurement> {
     Ok(StepMeasurement {
         config: config.clone(),
         description: if lean {
-            format!("{} (lean step)", config.model.describe())
+            t!("lean-step-name", model = config.model.describe())
         } else {
             config.model.describe()
         },
         params,
         loss: loss_value,
-        method: meter.method().to_string(),
+        method: meter.method(),
         baseline: device_baseline,
         workspace,
         phases,
@@ -479,9 +480,10 @@ fn preflight(config: &MeasureConfig, dev: &Device) -> Result<()> {
     if config.dtype == DType::BF16 {
         if let Some(cap) = device::compute_cap(dev) {
             if !cap.supports_bf16() {
-                return Err(Error::Invalid(format!(
-                    "{} has compute capability {cap}, which has no bf16: use --dtype f32 or f16",
-                    config.device
+                return Err(Error::Invalid(t!(
+                    "preflight-no-bf16",
+                    device = config.device,
+                    cc = cap
                 )));
             }
         }
@@ -489,12 +491,14 @@ fn preflight(config: &MeasureConfig, dev: &Device) -> Result<()> {
     let estimate = crate::memory::formulas::rough_step_bytes(config);
     if let Some(free) = device::free_memory(dev) {
         if estimate.0 > free.0 / 10 * 9 {
-            return Err(Error::Invalid(format!(
-                "{} with {} and {} needs roughly {estimate}, but {} has {free} free: lower the batch or the model size",
-                config.model.describe(),
-                crate::dtype::name(config.dtype),
-                config.optimizer.name(),
-                config.device
+            return Err(Error::Invalid(t!(
+                "preflight-too-big",
+                model = config.model.describe(),
+                dtype = crate::dtype::name(config.dtype),
+                optimizer = config.optimizer.name(),
+                estimate = estimate,
+                device = config.device,
+                free = free
             )));
         }
     }
@@ -630,43 +634,43 @@ pub fn ledger(phases: &[PhaseMemory], a: &Accounted, lean: bool) -> Ledger {
     let live = |phase: Phase| at >= after(phase) && peak.phase != Phase::AfterStep;
     let mut rows = vec![
         LedgerRow {
-            category: "weights".into(),
+            category: t!("ledger-weights"),
             bytes: a.weights,
         },
         LedgerRow {
-            category: "optimizer state".into(),
+            category: t!("ledger-optimizer-state"),
             bytes: a.optimizer_state,
         },
         LedgerRow {
-            category: "batch".into(),
+            category: t!("ledger-batch"),
             bytes: a.batch,
         },
     ];
     let graph_gone = lean && peak.phase == Phase::OptimizerStep;
     if live(Phase::Forward) && !graph_gone {
         rows.push(LedgerRow {
-            category: "activations (kept by the graph)".into(),
+            category: t!("ledger-activations"),
             bytes: a.activations,
         });
     }
     if live(Phase::Backward) {
         rows.push(LedgerRow {
-            category: "gradients of parameters".into(),
+            category: t!("ledger-param-grads"),
             bytes: a.param_gradients,
         });
         if !graph_gone {
             rows.push(LedgerRow {
-                category: "gradients of non-parameters".into(),
+                category: t!("ledger-other-grads"),
                 bytes: a.other_gradients,
             });
             rows.push(LedgerRow {
-                category: "backward graph held by gradients".into(),
+                category: t!("ledger-graph"),
                 bytes: a.gradient_graph,
             });
         }
     }
     rows.push(LedgerRow {
-        category: format!("temporaries ({})", peak.phase.label()),
+        category: t!("ledger-temporaries", phase = peak.phase.label()),
         bytes: peak.transient(),
     });
     let accounted: u64 = rows.iter().map(|r| r.bytes.0).sum();

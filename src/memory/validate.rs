@@ -386,17 +386,21 @@ impl FamilyValidation {
         let (rule_med, _) = of(&|r| r.rule);
         let (book_med, _) = of(&|r| r.textbook);
         format!(
-            "\n== {} in {} (f32, AdamW, on {device}): fitted on {} shapes, judged on {} others\n\nThe fitted model (bytes per unit of each term):\n{}\n{}median |error|: gpulab {:.2}% (worst {:.2}%), 2-byte rule {:.1}%, textbook {:.1}%\n",
-            self.family.name(),
-            self.framework,
-            self.model.calibration_points,
-            self.rows.len(),
-            self.model.describe(),
-            table(&self.rows).to_text(),
-            med * 100.0,
-            worst * 100.0,
-            rule_med * 100.0,
-            book_med * 100.0
+            "\n{}\n",
+            t!(
+                "validate-section",
+                family = self.family.name(),
+                framework = self.framework,
+                device = device,
+                fitted = self.model.calibration_points,
+                judged = self.rows.len(),
+                model = self.model.describe(),
+                table = table(&self.rows).to_text(),
+                median = format!("{:.2}", med * 100.0),
+                worst = format!("{:.2}", worst * 100.0),
+                rule = format!("{:.1}", rule_med * 100.0),
+                textbook = format!("{:.1}", book_med * 100.0)
+            )
         )
     }
 }
@@ -404,10 +408,13 @@ impl FamilyValidation {
 /// The closing line of `measure --validate`.
 pub fn goal_line(met: bool) -> String {
     format!(
-        "\nGoal (median ≤ {:.0} %, worst ≤ {:.0} %): {}",
-        GOAL_MEDIAN * 100.0,
-        GOAL_WORST * 100.0,
-        if met { "met" } else { "NOT met" }
+        "\n{}",
+        t!(
+            "validate-goal",
+            median = format!("{:.0}", GOAL_MEDIAN * 100.0),
+            worst = format!("{:.0}", GOAL_WORST * 100.0),
+            verdict = if met { t!("goal-met") } else { t!("goal-not-met") }
+        )
     )
 }
 
@@ -422,19 +429,18 @@ pub fn summary(errors: &[f64]) -> (f64, f64) {
 /// The validation table.
 pub fn table(rows: &[ValidationRow]) -> crate::table::Table {
     use crate::table::Table;
-    let mut t = Table::aligned(
-        &[
-            "held-out shape",
-            "measured",
-            "gpulab",
-            "error",
-            "2-byte rule",
-            "error",
-            "textbook",
-            "error",
-        ],
-        "lrrrrrrr",
-    );
+    let header = [
+        t!("col-held-out"),
+        t!("col-measured"),
+        "gpulab".to_string(),
+        t!("col-error"),
+        t!("col-two-byte"),
+        t!("col-error"),
+        t!("col-textbook"),
+        t!("col-error"),
+    ];
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::aligned(&refs, "lrrrrrrr");
     for r in rows {
         let pct = |p: Bytes| format!("{:+.1}%", r.error(p) * 100.0);
         t.push(vec![
