@@ -90,6 +90,7 @@ const SAME_IN_BOTH: &[&str] = &[
     "col-intensity",
     "col-iqr",
     "check-torch-device",
+    "torch-available",
 ];
 
 #[test]

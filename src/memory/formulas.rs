@@ -60,14 +60,14 @@ impl Precision {
     }
 
     /// The recipe in words, for column headings.
-    pub fn recipe(self) -> &'static str {
+    pub fn recipe(self) -> String {
         match self {
-            Precision::F64 => "f64 everywhere",
-            Precision::F32 => "f32 everywhere",
-            Precision::F16 => "fp16 end to end",
-            Precision::Bf16 => "bf16 end to end, no fp32 master copy",
-            Precision::Mixed => "mixed: 16-bit + fp32 master copy and state",
-            Precision::Nf4 => "QLoRA: NF4 base, mixed-precision adapters",
+            Precision::F64 => t!("recipe-f64"),
+            Precision::F32 => t!("recipe-f32"),
+            Precision::F16 => t!("recipe-f16"),
+            Precision::Bf16 => t!("recipe-bf16"),
+            Precision::Mixed => t!("recipe-mixed"),
+            Precision::Nf4 => t!("recipe-nf4"),
         }
     }
 
@@ -80,8 +80,9 @@ impl Precision {
             "bf16" | "bfloat16" => Ok(Precision::Bf16),
             "mixed" | "amp" | "mixed-precision" => Ok(Precision::Mixed),
             "nf4" | "4bit" | "int4" => Ok(Precision::Nf4),
-            other => Err(Error::Invalid(format!(
-                "unknown precision {other:?}: use f32, bf16 (end to end), mixed (16-bit with fp32 master copy and state), f16, f64 or nf4"
+            other => Err(Error::Invalid(t!(
+                "precision-unknown",
+                given = format!("{other:?}")
             ))),
         }
     }

@@ -49,8 +49,9 @@ impl Family {
             "gpt" | "gpt2" | "transformer" => Ok(Family::Gpt),
             "llama" => Ok(Family::Llama),
             "cnn" | "conv" => Ok(Family::Cnn),
-            other => Err(Error::Invalid(format!(
-                "unknown model {other:?}: use mlp, gpt, llama or cnn"
+            other => Err(Error::Invalid(t!(
+                "model-family-unknown",
+                given = format!("{other:?}")
             ))),
         }
     }
@@ -166,65 +167,51 @@ impl ModelConfig {
     pub fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::Invalid(msg));
         if self.batch == 0 {
-            return bad("batch must be at least 1".into());
+            return bad(t!("mv-batch"));
         }
         match self.family {
             Family::Mlp => {
                 if self.mlp_input == 0 || self.classes == 0 || self.mlp_hidden.contains(&0) {
-                    return bad("MLP widths and classes must be at least 1".into());
+                    return bad(t!("mv-mlp"));
                 }
             }
             Family::Gpt | Family::Llama => {
                 if self.vocab < 2 || self.d_model == 0 || self.layers == 0 || self.seq_len == 0 {
-                    return bad(
-                        "a transformer needs vocab ≥ 2 and d_model, layers, seq_len ≥ 1".into(),
-                    );
+                    return bad(t!("mv-transformer"));
                 }
                 if self.heads == 0 || !self.d_model.is_multiple_of(self.heads) {
-                    return bad(format!(
-                        "d_model ({}) must be a multiple of heads ({})",
-                        self.d_model, self.heads
-                    ));
+                    return bad(t!("mv-heads", d = self.d_model, heads = self.heads));
                 }
                 let kv = self.kv_head_count();
                 if kv == 0 || !self.heads.is_multiple_of(kv) {
-                    return bad(format!(
-                        "kv-heads ({kv}) must divide heads ({}): each key/value head serves a whole group of query heads",
-                        self.heads
-                    ));
+                    return bad(t!("mv-kv-heads", kv = kv, heads = self.heads));
                 }
                 if self.family == Family::Gpt && self.kv_heads.is_some_and(|k| k != self.heads) {
-                    return bad("GPT-2-style attention has as many key/value heads as query heads; grouped-query attention is --model llama".into());
+                    return bad(t!("mv-gpt-gqa"));
                 }
                 if self.family == Family::Gpt && self.seq_len > self.position_rows() {
-                    return bad(format!(
-                        "the learned position table has {} rows, so a sequence of {} tokens does not fit it: shorten the sequence",
-                        self.position_rows(),
-                        self.seq_len
+                    return bad(t!(
+                        "mv-positions",
+                        rows = self.position_rows(),
+                        tokens = self.seq_len
                     ));
                 }
                 if self.ffn == Some(0) {
-                    return bad("the FFN width must be at least 1".into());
+                    return bad(t!("mv-ffn"));
                 }
                 if self.family == Family::Llama && self.tied {
-                    return bad("the Llama-style model has an untied head".into());
+                    return bad(t!("mv-llama-tied"));
                 }
                 if self.family == Family::Llama && !(self.d_model / self.heads).is_multiple_of(2) {
-                    return bad(format!(
-                        "rotary positions need an even head width; d_model / heads = {}",
-                        self.d_model / self.heads
-                    ));
+                    return bad(t!("mv-rotary", width = self.d_model / self.heads));
                 }
             }
             Family::Cnn => {
                 if self.image_size < 4 || !self.image_size.is_multiple_of(4) {
-                    return bad(format!(
-                        "image size must be a multiple of 4 (two 2×2 poolings), got {}",
-                        self.image_size
-                    ));
+                    return bad(t!("mv-image", size = self.image_size));
                 }
                 if self.channels.contains(&0) || self.classes == 0 {
-                    return bad("CNN channels and classes must be at least 1".into());
+                    return bad(t!("mv-cnn"));
                 }
             }
         }

@@ -29,8 +29,9 @@ impl OptimizerKind {
             "sgd" => Ok(OptimizerKind::Sgd),
             "momentum" | "sgd-momentum" | "sgdm" => Ok(OptimizerKind::Momentum),
             "adamw" | "adam" => Ok(OptimizerKind::Adamw),
-            other => Err(Error::Invalid(format!(
-                "unknown optimizer {other:?}: use sgd, momentum or adamw"
+            other => Err(Error::Invalid(t!(
+                "optimizer-unknown",
+                given = format!("{other:?}")
             ))),
         }
     }

@@ -55,15 +55,15 @@ impl Availability {
     pub fn explain(&self) -> String {
         match self {
             Availability::Available { python, version } => {
-                format!("PyTorch {version} ({})", python.display())
+                t!("torch-available", version = version, python = python.display())
             }
-            Availability::NoPython { python } => format!(
-                "no python at {}: install Python 3 with PyTorch, or pass --python PATH",
-                python.display()
-            ),
-            Availability::NoTorch { python, reason } => format!(
-                "{} cannot import torch ({reason}): `pip install torch` in that environment, or pass --python PATH",
-                python.display()
+            Availability::NoPython { python } => {
+                t!("torch-need-python", python = python.display())
+            }
+            Availability::NoTorch { python, reason } => t!(
+                "torch-need-torch",
+                python = python.display(),
+                reason = reason
             ),
         }
     }
@@ -88,7 +88,7 @@ pub fn availability(python: &Path) -> Availability {
         },
         Ok(None) => Availability::NoTorch {
             python: python.to_path_buf(),
-            reason: "`import torch` did not finish in 30 s".into(),
+            reason: t!("torch-import-slow"),
         },
         Ok(Some(out)) if out.exit_code == Some(0) => Availability::Available {
             python: python.to_path_buf(),
@@ -101,9 +101,8 @@ pub fn availability(python: &Path) -> Availability {
                 .lines()
                 .rev()
                 .find(|l| !l.trim().is_empty())
-                .unwrap_or("no message")
-                .trim()
-                .to_string(),
+                .map(|l| l.trim().to_string())
+                .unwrap_or_else(|| t!("no-message")),
         },
     }
 }

@@ -38,9 +38,7 @@ use crate::units::Bytes;
 pub fn parse_count(text: &str) -> Result<u64> {
     let t = text.trim().replace(['_', ','], "");
     let bad = || {
-        Error::Invalid(format!(
-            "{text:?} is not a parameter count: use e.g. 7B, 124M, 1.5k or 11_181_642"
-        ))
+        Error::Invalid(t!("params-invalid", given = format!("{text:?}")))
     };
     if t.is_empty() || t.starts_with('-') {
         return Err(bad());
@@ -61,14 +59,10 @@ pub fn parse_count(text: &str) -> Result<u64> {
     let value: f64 = number.trim().parse().map_err(|_| bad())?;
     let count = value * scale;
     if !(count.is_finite() && count >= 1.0) {
-        return Err(Error::Invalid(format!(
-            "{text:?}: a model needs at least one parameter"
-        )));
+        return Err(Error::Invalid(t!("params-zero", given = format!("{text:?}"))));
     }
     if count > 1e15 {
-        return Err(Error::Invalid(format!(
-            "{text:?} is more parameters than any model has"
-        )));
+        return Err(Error::Invalid(t!("params-too-many", given = format!("{text:?}"))));
     }
     Ok(count.round() as u64)
 }
@@ -77,17 +71,17 @@ pub fn parse_count(text: &str) -> Result<u64> {
 pub fn parse_memory(text: &str) -> Result<Bytes> {
     let t = text.trim();
     if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.') {
-        return Err(Error::Invalid(format!(
-            "{text:?} has no unit: say {t}GiB (binary, as nvidia-smi and CUDA count) or {t}GB (decimal, as GPUs are sold)"
+        return Err(Error::Invalid(t!(
+            "memory-no-unit",
+            given = format!("{text:?}"),
+            n = t
         )));
     }
-    let value: bytesize::ByteSize = text.trim().parse().map_err(|e| {
-        Error::Invalid(format!(
-            "{text:?} is not a memory size ({e}): use e.g. 16GiB or 24GB"
-        ))
+    let value: bytesize::ByteSize = text.trim().parse().map_err(|e: String| {
+        Error::Invalid(t!("memory-invalid", given = format!("{text:?}"), error = e))
     })?;
     if value.as_u64() == 0 {
-        return Err(Error::Invalid(format!("{text:?} is no memory at all")));
+        return Err(Error::Invalid(t!("memory-zero", given = format!("{text:?}"))));
     }
     Ok(Bytes(value.as_u64()))
 }
@@ -162,10 +156,11 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
                 Err(_) if text.chars().any(|c| c.is_ascii_alphabetic()) => {
                     let near =
                         crate::suggest::closest(text, PRESETS.iter().map(|p| (*p, vec![*p])), 3);
-                    return bad(format!(
-                        "{text:?} is neither a model preset, a transformer lesson nor a parameter count: use one of {} (did you mean {}?), a lesson id of `gpulab fit`, or a count like 7B",
-                        PRESETS.join(", "),
-                        near.join(", ")
+                    return bad(t!(
+                        "model-unknown",
+                        given = format!("{text:?}"),
+                        presets = PRESETS.join(", "),
+                        guess = near.join(", ")
                     ));
                 }
                 Err(e) => return Err(e),
@@ -178,17 +173,12 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         (Some(m), _) => Some(m),
         (None, true) => {
             let (Some(layers), Some(hidden), Some(heads)) = (q.layers, q.hidden, q.heads) else {
-                return bad(
-                    "give all of --layers, --hidden and --heads (or a preset such as gpt2)".into(),
-                );
+                return bad(t!("shape-incomplete"));
             };
             let family = match q.arch.as_deref().map(Family::parse).transpose()? {
                 Some(f) if f.is_transformer() => f,
                 Some(f) => {
-                    return bad(format!(
-                        "--arch {} is not a transformer: use gpt or llama",
-                        f.name()
-                    ))
+                    return bad(t!("arch-not-transformer", arch = f.name()))
                 }
                 None => Family::Gpt,
             };
@@ -241,10 +231,12 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         (Some(c), Some(m)) => {
             let own = m.param_count();
             if (c as f64 - own as f64).abs() > COUNT_AGREEMENT * own as f64 {
-                return bad(format!(
-                    "the count {c} and the shape ({}: {own} parameters) disagree by more than {:.0} %: give one or the other",
-                    m.describe(),
-                    COUNT_AGREEMENT * 100.0
+                return bad(t!(
+                    "count-shape-disagree",
+                    count = c,
+                    shape = m.describe(),
+                    own = own,
+                    tolerance = format!("{:.0}", COUNT_AGREEMENT * 100.0)
                 ));
             }
             c
@@ -252,9 +244,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         (Some(c), None) => c,
         (None, Some(m)) => m.param_count(),
         (None, None) => {
-            return bad(
-                "name a model: a preset (gpt2, llama-3-8b, …), a parameter count (7B), or a shape (--layers --hidden --heads)".into(),
-            )
+            return bad(t!("model-missing"))
         }
     };
     Ok((params, model))
@@ -545,7 +535,7 @@ pub fn measured_column(
     };
     let mut column = MeasuredColumn {
         framework,
-        recipe: input.precision.recipe().into(),
+        recipe: input.precision.recipe(),
         source: source.into(),
         prediction: None,
         context,
@@ -553,19 +543,11 @@ pub fn measured_column(
         not_measured: None,
     };
     let why = match (input.mode, model) {
-        (Mode::Inference, _) => Some("the measured steps are training steps".to_string()),
-        (_, None) => Some(
-            "a measured model needs the shape: name a preset (gpt2, llama-3-8b, …) or give --layers, --hidden and --heads".into(),
-        ),
-        _ if input.lora_rank.is_some() => {
-            Some("LoRA adapters are not measured yet: the measured step trains every parameter".into())
-        }
-        _ if input.checkpointing => {
-            Some("checkpointing is not measured: gpulab's Candle step keeps every activation".into())
-        }
-        _ if input.gpus > 1 || input.zero_stage > 0 => {
-            Some("several GPUs and ZeRO are not measured: the model is one device's step".into())
-        }
+        (Mode::Inference, _) => Some(t!("nm-inference")),
+        (_, None) => Some(t!("nm-shape")),
+        _ if input.lora_rank.is_some() => Some(t!("nm-lora")),
+        _ if input.checkpointing => Some(t!("nm-checkpointing")),
+        _ if input.gpus > 1 || input.zero_stage > 0 => Some(t!("nm-multi-gpu")),
         _ => None,
     };
     if let Some(why) = why {
@@ -577,17 +559,17 @@ pub fn measured_column(
         Precision::F32 => DType::F32,
         Precision::Bf16 => DType::BF16,
         other => {
-            column.not_measured = Some(format!(
-                "{} ({}) was not measured in {}",
-                other.name(),
-                other.recipe(),
-                framework.name()
+            column.not_measured = Some(t!(
+                "nm-precision",
+                name = other.name(),
+                recipe = other.recipe(),
+                framework = framework.name()
             ));
             return column;
         }
     };
     let Some(optimizer) = input.optimizer else {
-        column.not_measured = Some("training without an optimizer is not measured".into());
+        column.not_measured = Some(t!("nm-no-optimizer"));
         return column;
     };
     match cal.model(model.family, dtype, optimizer) {
@@ -597,13 +579,13 @@ pub fn measured_column(
             column.prediction = Some(p);
         }
         None => {
-            column.not_measured = Some(format!(
-                "{} has no {} {} {} model ({})",
-                source,
-                model.family.name(),
-                crate::dtype::name(dtype),
-                optimizer.name(),
-                framework.name()
+            column.not_measured = Some(t!(
+                "nm-no-model",
+                source = source,
+                family = model.family.name(),
+                dtype = crate::dtype::name(dtype),
+                optimizer = optimizer.name(),
+                framework = framework.name()
             ))
         }
     }

@@ -162,9 +162,11 @@ impl Catalog {
                 .map(|g| (g.id.as_str(), vec![g.id.as_str()])),
             3,
         );
-        Err(Error::Invalid(format!(
-            "unknown GPU {id:?}; did you mean {}? (all: {})",
-            names.join(", "),
+        Err(Error::Invalid(t!(
+            "gpu-unknown",
+            given = format!("{id:?}"),
+            guess = names.join(", "),
+            all = 
             self.gpus
                 .iter()
                 .map(|g| g.id.as_str())

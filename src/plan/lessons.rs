@@ -30,14 +30,14 @@ pub enum RunMode {
 
 impl RunMode {
     /// What a person reads (never the Rust name).
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            RunMode::Train => "training",
-            RunMode::LoraTrain => "LoRA training (frozen base)",
-            RunMode::ForwardBackward => "one forward and backward pass",
-            RunMode::Forward => "forward passes",
-            RunMode::Inference => "inference",
-            RunMode::None => "no training",
+            RunMode::Train => t!("run-train"),
+            RunMode::LoraTrain => t!("run-lora"),
+            RunMode::ForwardBackward => t!("run-forward-backward"),
+            RunMode::Forward => t!("run-forward"),
+            RunMode::Inference => t!("run-inference"),
+            RunMode::None => t!("run-none"),
         }
     }
 }
@@ -236,15 +236,12 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
     } else {
         near
     };
-    Err(Error::Invalid(format!(
-        "{} lesson {query:?}; did you mean: {}?",
-        if hits.len() > 1 {
-            "ambiguous"
-        } else {
-            "unknown"
-        },
-        names.join(", ")
-    )))
+    let (given, guesses) = (format!("{query:?}"), names.join(", "));
+    Err(Error::Invalid(if hits.len() > 1 {
+        t!("lesson-ambiguous", given = given, guesses = guesses)
+    } else {
+        t!("lesson-unknown", given = given, guesses = guesses)
+    }))
 }
 
 #[cfg(test)]

@@ -44,20 +44,20 @@ pub struct MultiGpuPlan {
 impl MultiGpuPlan {
     /// One line for tables and reports.
     pub fn summary(&self) -> String {
-        format!(
-            "{}× {} with ZeRO-3 / FSDP full sharding{}: {} per GPU, micro-batch {} × {} accumulation steps, about {:.1} h, {}",
-            self.gpus,
-            self.gpu,
-            if self.offload_optimizer {
-                " and the optimizer state offloaded to CPU memory"
+        t!(
+            "mg-summary",
+            count = self.gpus,
+            gpu = self.gpu,
+            offload = if self.offload_optimizer {
+                t!("mg-offload")
             } else {
-                ""
+                String::new()
             },
-            self.memory_per_gpu,
-            self.micro_batch,
-            self.grad_accum,
-            self.hours,
-            crate::plan::session::usd_range(self.cost)
+            memory = self.memory_per_gpu,
+            micro = self.micro_batch,
+            accumulation = self.grad_accum,
+            hours = format!("{:.1}", self.hours),
+            cost = crate::plan::session::usd_range(self.cost)
         )
     }
 

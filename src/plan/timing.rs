@@ -259,25 +259,24 @@ pub fn cpu_rates_from_bench(report: &crate::bench::BenchReport) -> Rates {
     let elementwise = report.elementwise_gbs.unwrap_or(bandwidth / 2.0);
     let sizes: Vec<String> = measured.iter().map(|p| format!("{:.0}", p.0)).collect();
     Rates {
-        source: format!(
-            "measured on {}: f32 matmul {} GFLOP/s at n = {}, {}",
-            report.cpu_model,
-            measured
+        source: t!(
+            "rates-measured",
+            cpu = report.cpu_model,
+            points = measured
                 .iter()
                 .map(|p| format!("{:.0}", p.1))
                 .collect::<Vec<_>>()
                 .join("/"),
-            sizes.join("/"),
-            match measured_bw {
-                Some(b) => format!("memory {b:.1} GB/s"),
-                None => "memory not measured (10 GB/s assumed)".into(),
+            sizes = sizes.join("/"),
+            memory = match measured_bw {
+                Some(b) => t!("rates-memory", gbs = format!("{b:.1}")),
+                None => t!("rates-memory-assumed"),
             },
-        ) + &match report.elementwise_gbs {
-            Some(e) => format!(", element-wise {e:.1} GB/s"),
-            None => {
-                format!(", element-wise not measured (half the bandwidth: {elementwise:.1} GB/s)")
+            elementwise = match report.elementwise_gbs {
+                Some(e) => t!("rates-elementwise", gbs = format!("{e:.1}")),
+                None => t!("rates-elementwise-assumed", gbs = format!("{elementwise:.1}")),
             }
-        },
+        ),
         measured_f32: measured,
         peak_f32: peak,
         peak_half: peak,
@@ -301,7 +300,7 @@ pub fn this_cpu_rates(remeasure: bool) -> Rates {
             .filter(|c| c.cpu_model == host.cpu_model && c.threads == threads);
         if let Some(c) = cached {
             return Rates {
-                source: format!("{} (cached in {})", c.rates.source, path.display()),
+                source: t!("rates-cached", source = c.rates.source, path = path.display()),
                 ..c.rates
             };
         }

@@ -15,46 +15,52 @@ pub fn against_budget(
 ) -> String {
     let verdict = |total: Bytes| {
         if total <= budget {
-            format!("fits, {} to spare", Bytes(budget.0 - total.0))
+            t!("est-fits", spare = Bytes(budget.0 - total.0))
         } else {
-            format!("does not fit, {} short", Bytes(total.0 - budget.0))
+            t!("est-short", short = Bytes(total.0 - budget.0))
         }
     };
-    let mut out = format!("\nAgainst {label}:\n");
-    out.push_str(&format!("  2-byte rule: {}\n", verdict(e.rule_total)));
-    out.push_str(&format!(
-        "  textbook ({}): {}\n",
-        input.precision.recipe(),
-        verdict(e.textbook_total)
-    ));
+    let mut lines = vec![
+        t!("est-rule-verdict", verdict = verdict(e.rule_total)),
+        t!(
+            "est-textbook-verdict",
+            recipe = input.precision.recipe(),
+            verdict = verdict(e.textbook_total)
+        ),
+    ];
     for c in measured {
-        match c.total {
-            Some(total) => out.push_str(&format!(
-                "  {} measured ({}): {}\n",
-                c.framework.name(),
-                c.recipe,
-                verdict(total)
-            )),
-            None => out.push_str(&format!(
-                "  {} measured: not measured ({})\n",
-                c.framework.name(),
-                c.not_measured.as_deref().unwrap_or("no calibration")
-            )),
-        }
+        lines.push(match c.total {
+            Some(total) => t!(
+                "est-measured-verdict",
+                framework = c.framework.name(),
+                recipe = c.recipe,
+                verdict = verdict(total)
+            ),
+            None => t!(
+                "est-measured-none",
+                framework = c.framework.name(),
+                why = c
+                    .not_measured
+                    .clone()
+                    .unwrap_or_else(|| t!("est-no-calibration"))
+            ),
+        });
     }
     if input.shape.is_some() {
-        match largest_batch(input, budget) {
-            0 => out.push_str("  even batch 1 does not fit by the textbook: shorten --seq-len, add --checkpointing, or use --lora-rank\n"),
-            best => out.push_str(&format!(
-                "  largest power-of-two batch that fits by the textbook: {best}\n"
-            )),
-        }
+        lines.push(match largest_batch(input, budget) {
+            0 => t!("est-batch-none"),
+            best => t!("est-batch-best", batch = best),
+        });
     }
-    out.push_str(&format!(
-        "  largest model that fits: {:.2}B by the 2-byte rule, {:.2}B by the textbook for this set-up\n",
-        budget.0 as f64 / 2.0 / 1e9,
-        max_params_textbook(input, budget) as f64 / 1e9
+    lines.push(t!(
+        "est-largest-model",
+        rule = format!("{:.2}", budget.0 as f64 / 2.0 / 1e9),
+        textbook = format!("{:.2}", max_params_textbook(input, budget) as f64 / 1e9)
     ));
+    let mut out = format!("\n{}\n", t!("est-against", label = label));
+    for line in lines {
+        out.push_str(&format!("  {line}\n"));
+    }
     out
 }
 
@@ -63,12 +69,13 @@ pub fn against_budget(
 pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> String {
     use crate::table::Table;
     let i = &e.input;
-    let textbook_head = format!("textbook ({})", i.precision.recipe());
+    let textbook_head = t!("est-col-textbook", recipe = i.precision.recipe());
     let heads: Vec<String> = measured
         .iter()
-        .map(|c| format!("{} measured ({})", c.framework.name(), c.recipe))
+        .map(|c| t!("est-col-measured", framework = c.framework.name(), recipe = c.recipe))
         .collect();
-    let mut header = vec!["", "2-byte rule", textbook_head.as_str()];
+    let rule_head = t!("col-two-byte");
+    let mut header = vec!["", rule_head.as_str(), textbook_head.as_str()];
     header.extend(heads.iter().map(String::as_str));
     let mut t = Table::aligned(&header, &format!("lrr{}", "r".repeat(measured.len())));
     let dash = || "-".to_string();
@@ -93,32 +100,31 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
             .unwrap_or_else(dash)
     };
     type Getter = fn(&crate::memory::empirical::Prediction) -> Bytes;
-    let rows: [(&str, &str, Getter); 4] = [
-        ("weights", "weights", |p| p.weights),
-        ("gradients", "gradients", |p| p.gradients),
-        ("optimizer state", "optimizer state", |p| p.optimizer_state),
-        (
-            "activations (+ temporaries at the peak)",
-            "activations",
-            |p| p.activations_and_temporaries(),
-        ),
+    // The categories are the estimate's own keys (its JSON); the labels are the catalogue's.
+    let rows: [(String, &str, Getter); 4] = [
+        (t!("est-row-weights"), "weights", |p| p.weights),
+        (t!("est-row-gradients"), "gradients", |p| p.gradients),
+        (t!("est-row-optimizer"), "optimizer state", |p| p.optimizer_state),
+        (t!("est-row-activations"), "activations", |p| {
+            p.activations_and_temporaries()
+        }),
     ];
     for (label, category, get) in rows {
         if i.mode == Mode::Inference && matches!(category, "gradients" | "optimizer state") {
             continue;
         }
-        let mut row = vec![label.to_string(), rule_of(category), textbook_of(category)];
+        let mut row = vec![label, rule_of(category), textbook_of(category)];
         row.extend(measured.iter().map(|c| cell(c, &get)));
         t.push(row);
     }
     if i.mode == Mode::Inference {
-        let mut row = vec!["KV cache".into(), dash(), textbook_of("KV cache")];
+        let mut row = vec![t!("est-row-kv"), dash(), textbook_of("KV cache")];
         row.extend(measured.iter().map(|_| dash()));
         t.push(row);
     }
     if i.on_gpu {
         let mut row = vec![
-            "CUDA context (typical)".into(),
+            t!("est-row-context"),
             dash(),
             textbook_of("CUDA context"),
         ];
@@ -126,7 +132,7 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
         t.push(row);
     }
     let mut total = vec![
-        "total at the peak".into(),
+        t!("est-row-total"),
         e.rule_total.to_string(),
         e.textbook_total.to_string(),
     ];
@@ -136,54 +142,47 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
             .map(|c| c.total.map(|b| b.to_string()).unwrap_or_else(dash)),
     );
     t.push(total);
-    let mut phase = vec!["peak falls in".into(), dash(), "(a sum of terms)".into()];
+    let mut phase = vec![t!("est-row-phase"), dash(), t!("est-sum-of-terms")];
     phase.extend(measured.iter().map(|c| {
         c.prediction
-            .map(|p| p.peak_phase.label().to_string())
+            .map(|p| p.peak_phase.label())
             .unwrap_or_else(dash)
     }));
     t.push(phase);
-    let mut out = format!(
-        "{} parameters ({} trainable) · {} · {}{}{}{}\n\n",
-        i.params,
-        e.trainable,
-        match i.mode {
-            Mode::Train => "training",
-            Mode::Inference => "inference",
+    let mut out = t!(
+        "est-head",
+        params = i.params,
+        trainable = e.trainable,
+        mode = match i.mode {
+            Mode::Train => t!("mode-training"),
+            Mode::Inference => t!("mode-inference"),
         },
-        i.precision.recipe(),
-        i.lora_rank
+        recipe = i.precision.recipe(),
+        lora = i
+            .lora_rank
             .map(|r| format!(" · LoRA r{r}"))
             .unwrap_or_default(),
-        if i.checkpointing {
-            " · checkpointing"
-        } else {
-            ""
-        },
-        if i.gpus > 1 {
-            format!(" · {} GPUs, ZeRO-{}", i.gpus, i.zero_stage)
+        checkpointing = if i.checkpointing {
+            t!("est-checkpointing")
         } else {
             String::new()
         },
-    );
+        gpus = if i.gpus > 1 {
+            t!("est-gpus", gpus = i.gpus, stage = i.zero_stage)
+        } else {
+            String::new()
+        }
+    ) + "\n\n";
     out.push_str(&t.to_text());
     if i.shape.is_none() {
-        out.push_str(
-            "Activations need the model's shape: name a preset (gpt2, llama-3-8b, …) or add --layers, --hidden, --heads and --seq-len.\n",
-        );
+        out.push_str(&(t!("est-needs-shape") + "\n"));
     }
     for c in measured {
-        match &c.not_measured {
-            Some(why) => out.push_str(&format!(
-                "{} measured: not measured: {why}.\n",
-                c.framework.name()
-            )),
-            None => out.push_str(&format!(
-                "{} measured: from {}.\n",
-                c.framework.name(),
-                c.source
-            )),
-        }
+        let line = match &c.not_measured {
+            Some(why) => t!("est-not-measured-why", framework = c.framework.name(), why = why),
+            None => t!("est-measured-from", framework = c.framework.name(), source = c.source),
+        };
+        out.push_str(&(line + "\n"));
     }
     for n in notes {
         out.push_str(n);
