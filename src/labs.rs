@@ -120,7 +120,7 @@ impl Manifest {
         let q = query.trim();
         if q.eq_ignore_ascii_case("next") {
             return self.labs.iter().find(|l| !l.is_done(runs)).ok_or_else(|| {
-                Error::Invalid("every lab is done; run any again with `gpulab lab <id>`".into())
+                Error::Invalid(t!("labs-all-done"))
             });
         }
         let as_id = q.parse::<u32>().ok().map(|n| format!("{n:02}"));
@@ -128,10 +128,12 @@ impl Manifest {
             .iter()
             .find(|l| Some(&l.id) == as_id.as_ref() || l.slug == q || l.dir_name() == q)
             .ok_or_else(|| {
-                Error::Invalid(format!(
-                    "no lab {q:?}: use an id 01-{:02}, a slug ({}), or next",
-                    self.labs.len(),
-                    self.labs
+                Error::Invalid(t!(
+                    "labs-unknown",
+                    given = format!("{q:?}"),
+                    last = format!("{:02}", self.labs.len()),
+                    slugs = self
+                        .labs
                         .iter()
                         .map(|l| l.slug.as_str())
                         .collect::<Vec<_>>()
@@ -148,7 +150,7 @@ impl Manifest {
         let filled = n * width / self.labs.len().max(1);
         let mut out = format!(
             "{}: [{}{}] {n}/{}\n\n",
-            if korean { "진행" } else { "Progress" },
+            t!("labs-progress"),
             "#".repeat(filled),
             "-".repeat(width - filled),
             self.labs.len()
@@ -159,10 +161,10 @@ impl Manifest {
                 if d { "✓" } else { "·" },
                 lab.dir_name(),
                 if korean { &lab.title_ko } else { &lab.title },
-                match (lab.needs_gpu, korean) {
-                    (false, _) => "",
-                    (true, false) => "  (GPU part optional on a CPU)",
-                    (true, true) => "  (GPU 부분은 CPU에서는 건너뛰어도 됨)",
+                if lab.needs_gpu {
+                    t!("labs-gpu-optional")
+                } else {
+                    String::new()
                 }
             ));
         }
@@ -226,6 +228,13 @@ impl LabArgs {
                 "--ko" => parsed.korean = true,
                 _ => {}
             }
+        }
+        // `gpulab lab` passes --ko for a Korean learner; a lab run by hand speaks the locale's
+        // language. Everything the lab prints through the library follows.
+        if parsed.korean {
+            crate::i18n::set(crate::i18n::Lang::Ko);
+        } else {
+            parsed.korean = crate::i18n::current() == crate::i18n::Lang::Ko;
         }
         parsed
     }

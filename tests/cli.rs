@@ -11,6 +11,14 @@ use predicates::prelude::*;
 use serde_json::Value;
 use tempfile::TempDir;
 
+/// The binary, speaking English whatever this machine's locale (the assertions below read
+/// English; `speaks_korean_everywhere` runs it in Korean).
+fn english() -> Result<Command, assert_cmd::cargo::CargoError> {
+    let mut cmd = Command::cargo_bin("gpulab")?;
+    cmd.env("LC_ALL", "C.UTF-8");
+    Ok(cmd)
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data/fixtures/nvidia-smi")
@@ -67,7 +75,7 @@ impl FakeSmi {
     }
 
     fn gpulab(&self) -> Command {
-        let mut cmd = Command::cargo_bin("gpulab").unwrap();
+        let mut cmd = english().unwrap();
         // First on PATH; the system folders stay so the script finds `cat` and `sleep`.
         cmd.env(
             "PATH",
@@ -106,7 +114,7 @@ fn causes(json: &Value) -> Vec<String> {
 fn no_nvidia_smi_on_path_gives_a_friendly_cpu_verdict() {
     let empty = tempfile::tempdir().unwrap();
     let started = Instant::now();
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .env("PATH", empty.path())
         .arg("check")
@@ -246,7 +254,7 @@ fn unreadable_output_is_named_not_crashed_on() {
 #[test]
 fn require_gpu_fails_without_one() {
     let empty = tempfile::tempdir().unwrap();
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .env("PATH", empty.path())
         .args(["check", "--require-gpu"])
@@ -256,7 +264,7 @@ fn require_gpu_fails_without_one() {
 
 #[test]
 fn nonsense_timeout_is_a_clear_error() {
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["check", "--smi-timeout=-1"])
         .assert()
@@ -302,7 +310,7 @@ fn bench_cpu_tiny_writes_every_export_and_refuses_to_clobber() {
         v.extend(extra.iter().map(|s| s.to_string()));
         v
     };
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(args(&[]))
         .assert()
@@ -343,7 +351,7 @@ fn bench_cpu_tiny_writes_every_export_and_refuses_to_clobber() {
     assert!(fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     // A second run without --force must not touch what the first wrote.
     let before = fs::read_to_string(&json).unwrap();
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(args(&[]))
         .assert()
@@ -362,7 +370,7 @@ fn bench_rejects_nonsense_clearly() {
         ("--budget", "0", "--budget must be a positive"),
         ("--cpu-kernel", "mkl", "is not a kernel"),
     ] {
-        Command::cargo_bin("gpulab")
+        english()
             .unwrap()
             .args(["bench", flag, value])
             .assert()
@@ -380,7 +388,7 @@ fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
     #[cfg(not(target_arch = "x86_64"))]
     let has_avx2 = false;
     for (kernel, f32_name) in [("candle", "candle"), ("gpulab", "gpulab-avx2")] {
-        let out = Command::cargo_bin("gpulab")
+        let out = english()
             .unwrap()
             .args([
                 "bench",
@@ -431,7 +439,7 @@ fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
 
 #[test]
 fn bench_json_to_stdout_is_pure_json() {
-    let out = Command::cargo_bin("gpulab")
+    let out = english()
         .unwrap()
         .args([
             "bench",
@@ -461,7 +469,7 @@ fn measure_cpu_writes_report_calibration_and_plot() {
         dir.path().join("cal.json"),
         dir.path().join("m.svg"),
     );
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args([
             "measure",
@@ -513,7 +521,7 @@ fn measure_rejects_nonsense_clearly() {
         (vec!["--batches", "1,2"], "at least 3"),
         (vec!["--device", "cuda:9x"], "unknown device"),
     ] {
-        Command::cargo_bin("gpulab")
+        english()
             .unwrap()
             .arg("measure")
             .args(args)
@@ -525,7 +533,7 @@ fn measure_rejects_nonsense_clearly() {
 
 #[test]
 fn estimate_answers_the_lesson_and_reverse_questions() {
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["estimate", "7B", "--dtype", "mixed", "--gpu", "A100-80GB"])
         .assert()
@@ -541,7 +549,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         .stdout(predicate::str::contains("does not fit"));
     // GPT-2's shape ties the head to the token embedding, as GPT-2 does; --untied adds V·d.
     let gpt2_params = |extra: &[&str]| {
-        let out = Command::cargo_bin("gpulab")
+        let out = english()
             .unwrap()
             .args([
                 "estimate", "--layers", "12", "--hidden", "768", "--heads", "12",
@@ -557,7 +565,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
     assert_eq!(gpt2_params(&["--dtype", "f32"]), 124_439_808);
     assert_eq!(gpt2_params(&["--untied"]), 163_037_184);
     // A preset: its exact count, and a measured column with each term.
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args([
             "estimate",
@@ -574,7 +582,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         .stdout(predicate::str::contains("optimizer state"))
         .stdout(predicate::str::contains("peak falls in"));
     // A course lesson's transformer, by its id.
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["estimate", "recipe/char-gpt-2000-steps", "--dtype", "f32"])
         .assert()
@@ -584,7 +592,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
             "PyTorch measured (f32 everywhere)",
         ));
     // ZeRO on one GPU: allowed, and said to change nothing.
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["estimate", "7B", "--zero", "2"])
         .assert()
@@ -629,7 +637,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         ),
         (vec!["estimate", "7B", "--zero", "4"], "--zero must be"),
     ] {
-        Command::cargo_bin("gpulab")
+        english()
             .unwrap()
             .args(args)
             .assert()
@@ -641,7 +649,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
 #[test]
 fn fit_judges_every_lesson_and_details_one() {
     let empty = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("gpulab")
+    let out = english()
         .unwrap()
         .env("PATH", empty.path())
         .args(["fit", "--json"])
@@ -654,7 +662,7 @@ fn fit_judges_every_lesson_and_details_one() {
     assert!(verdicts
         .iter()
         .all(|v| v["recommendation"].as_str().is_some_and(|r| !r.is_empty())));
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .env("PATH", empty.path())
         .args(["fit", "--lesson", "05-transfer-learning"])
@@ -662,7 +670,7 @@ fn fit_judges_every_lesson_and_details_one() {
         .success()
         .stdout(predicate::str::contains("ResNet-18"))
         .stdout(predicate::str::contains("Recommended"));
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["fit", "--lesson", "transfer-lerning"])
         .assert()
@@ -675,7 +683,7 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
     let dir = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
-        Command::cargo_bin("gpulab")
+        english()
             .unwrap()
             .env("PATH", empty.path())
             .args(["report", "--quiet", "--lang", "en", "--name", "r", "--out"])
@@ -700,7 +708,7 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
     let before = fs::read_to_string(dir.path().join("r.md")).unwrap();
     run(&[]).code(2).stderr(predicate::str::contains("--force"));
     assert_eq!(fs::read_to_string(dir.path().join("r.md")).unwrap(), before);
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["compare", "--lang", "ko"])
         .arg(dir.path().join("r.json"))
@@ -708,7 +716,7 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
         .assert()
         .success()
         .stdout(predicate::str::contains("판단이 바뀐 강의"));
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["compare"])
         .arg(dir.path().join("r.md"))
@@ -731,7 +739,7 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
 
 #[test]
 fn measure_validate_runs_and_meets_its_goal_on_the_cpu() {
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["measure", "--validate", "--quiet", "--model", "cnn,mlp"])
         .assert()
@@ -770,7 +778,7 @@ fn fake_python(dir: &std::path::Path, torch: bool) -> std::path::PathBuf {
 
 /// `gpulab measure --pytorch --validate --model gpt --python PYTHON`.
 fn torch_validate(python: &std::path::Path) -> Command {
-    let mut cmd = Command::cargo_bin("gpulab").unwrap();
+    let mut cmd = english().unwrap();
     cmd.args([
         "measure",
         "--pytorch",
@@ -803,7 +811,7 @@ fn no_torch_or_no_python_is_said_plainly() {
         .code(2)
         .stderr(predicate::str::contains("cannot import torch"))
         .stderr(predicate::str::contains("pip install torch"));
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args([
             "measure",
@@ -838,7 +846,7 @@ fn a_closed_pipe_ends_quietly() {
 
 #[test]
 fn more_threads_than_cpus_is_refused_at_once() {
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["bench", "--threads", "1000", "--sizes", "256"])
         .timeout(std::time::Duration::from_secs(20))
@@ -854,7 +862,7 @@ fn impossible_sizes_reach_the_memory_guard_whole() {
         "18446744073709551615x1x1",
         "4294967296x4294967296x4294967296",
     ] {
-        Command::cargo_bin("gpulab")
+        english()
             .unwrap()
             .args(["bench", "--quiet", "--device", "cpu", "--sizes", size])
             .timeout(std::time::Duration::from_secs(30))
@@ -871,7 +879,7 @@ fn report_refuses_an_unwritable_out_before_any_work() {
     let file = dir.path().join("not-a-folder");
     fs::write(&file, "mine").unwrap();
     let started = Instant::now();
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["report", "--quiet", "--out"])
         .arg(&file)
@@ -889,7 +897,7 @@ fn report_refuses_an_unwritable_out_before_any_work() {
 #[test]
 fn an_io_error_is_one_sentence() {
     // It printed "No such file or directory (os error 2): No such file or directory (os error 2)".
-    let out = Command::cargo_bin("gpulab")
+    let out = english()
         .unwrap()
         .args(["compare", "missing.json", "x.json"])
         .assert()
@@ -904,7 +912,7 @@ fn an_io_error_is_one_sentence() {
 
 #[test]
 fn two_exports_to_stdout_are_refused() {
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["bench", "--sizes", "64", "--json", "-", "--csv", "-"])
         .assert()
@@ -913,7 +921,7 @@ fn two_exports_to_stdout_are_refused() {
         .stderr(predicate::str::contains("only one output can go to stdout"));
     let dir = tempfile::tempdir().unwrap();
     let same = dir.path().join("out.txt");
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["bench", "--sizes", "64", "--json"])
         .arg(&same)
@@ -926,7 +934,7 @@ fn two_exports_to_stdout_are_refused() {
 
 #[test]
 fn a_silently_failing_nvidia_smi_is_not_called_a_present_gpu() {
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .args(["check", "--nvidia-smi", "/bin/false"])
         .assert()
@@ -980,7 +988,7 @@ fn colab_names_its_runtime_and_what_to_do_without_a_gpu() {
             "Google Colab, T4 runtime (the free tier's GPU",
         ))
         .stdout(predicate::str::contains("at most 12 h"));
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .env("PATH", "/nonexistent")
         .env("COLAB_GPU", "0")
@@ -999,7 +1007,7 @@ fn fit_judges_alike_twice_from_its_cached_cpu_rates() {
     // gives the same verdicts (they moved between runs when each run re-measured).
     let dir = tempfile::tempdir().unwrap();
     let run = || {
-        let out = Command::cargo_bin("gpulab")
+        let out = english()
             .unwrap()
             .current_dir(dir.path())
             .env("PATH", "/nonexistent")
@@ -1059,7 +1067,7 @@ fn fit_judges_alike_twice_from_its_cached_cpu_rates() {
         "{}",
         qlora["cells"][0]
     );
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .current_dir(dir.path())
         .args(["fit", "--gpu", "NoSuchGPU"])
@@ -1071,7 +1079,7 @@ fn fit_judges_alike_twice_from_its_cached_cpu_rates() {
 #[test]
 fn a_multi_gpu_plan_writes_configs_the_engines_read() {
     let dir = tempfile::tempdir().unwrap();
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .current_dir(dir.path())
         .env("PATH", "/nonexistent")
@@ -1091,7 +1099,7 @@ fn a_multi_gpu_plan_writes_configs_the_engines_read() {
     .unwrap();
     assert_eq!(acc["distributed_type"], "FSDP");
     // Not clobbered without --force.
-    Command::cargo_bin("gpulab")
+    english()
         .unwrap()
         .current_dir(dir.path())
         .args(["fit", "--lesson", "full-ft-llama3-8b", "--configs", "cfg"])

@@ -597,3 +597,28 @@ rates-elementwise = , element-wise { $gbs } GB/s
 rates-elementwise-assumed = , element-wise not measured (half the bandwidth: { $gbs } GB/s)
 rates-cached = { $source } (cached in { $path })
 gpu-unknown = unknown GPU { $given }; did you mean { $guess }? (all: { $all })
+
+## Labs (src/labs.rs, labs/*/main.rs)
+labs-all-done = every lab is done; run any again with `gpulab lab <id>`
+labs-unknown = no lab { $given }: use an id 01-{ $last }, a slug ({ $slugs }), or next
+labs-progress = Progress
+labs-gpu-optional = {" "} (GPU part optional on a CPU)
+lab01-driver-failed = driver:    { $why }
+lab01-driver = driver:    { $count } GPU(s), CUDA up to { $cuda }
+lab01-framework = framework: candle { $version } built with cuda: { $cuda }
+lab01-new-cuda = {"           "}Device::new_cuda(0) -> { $error }
+lab01-verdict =
+    verdict:   { $headline }
+    next:      { $fix }
+lab-saved = saved { $path }
+yes-no-yes = yes
+yes-no-no = no
+lab02-no-gpu = No usable GPU here: the GPU half needs a cuda build on a GPU machine (Colab: Runtime > Change runtime type > T4 GPU, then `cargo run --release --features cuda --example lab02-matmul-bench`).
+lab02-line = { $device } n={ $n }: cold { $cold } ms, median of 20 { $median } ms ({ $gflops } GFLOP/s)
+lab02-speedup = speedup (medians): { $ratio }x
+lab03-no-gpu = No local GPU: using the GPUs the course mentions.
+lab03-line = { $gpu } { $memory }  2-byte rule: { $rule }B params   training (mixed-precision Adam): { $train }B
+lab03-seven-b = A 7B model: { $rule } by the rule, { $train } to train with Adam (before activations).
+lab04-headline = { $model } · { $params } params · peak { $peak } in the { $phase } phase
+lab04-per-param = bytes per parameter: weights { $weights }, gradients { $gradients }, AdamW state { $state } (the lesson's rule: 2)
+lab05-first-not-t4 = First workload that does not fit the free T4: { $id } (needs { $needs })

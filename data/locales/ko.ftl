@@ -597,3 +597,28 @@ rates-elementwise = , 원소별 연산 { $gbs } GB/s
 rates-elementwise-assumed = , 원소별 연산은 재지 않음 (대역폭의 절반: { $gbs } GB/s)
 rates-cached = { $source } ({ $path }에 캐시됨)
 gpu-unknown = 알 수 없는 GPU { $given }. 혹시 { $guess }? (전체: { $all })
+
+## Labs (src/labs.rs, labs/*/main.rs)
+labs-all-done = 모든 실습을 마쳤습니다. 다시 하려면 `gpulab lab <id>`
+labs-unknown = 실습 { $given }이(가) 없습니다: 01-{ $last } 번호, 이름({ $slugs }), 또는 next를 쓰세요
+labs-progress = 진행
+labs-gpu-optional = {" "} (GPU 부분은 CPU에서는 건너뛰어도 됨)
+lab01-driver-failed = 드라이버:   { $why }
+lab01-driver = 드라이버:   GPU { $count }개, CUDA { $cuda }까지
+lab01-framework = 프레임워크: candle { $version }, cuda로 빌드: { $cuda }
+lab01-new-cuda = {"           "}Device::new_cuda(0) -> { $error }
+lab01-verdict =
+    판정:       { $headline }
+    다음:       { $fix }
+lab-saved = { $path }에 저장했습니다
+yes-no-yes = 예
+yes-no-no = 아니요
+lab02-no-gpu = 여기에는 쓸 수 있는 GPU가 없습니다: GPU 부분은 GPU가 있는 컴퓨터에서 cuda 빌드로 하세요 (Colab: 런타임 > 런타임 유형 변경 > T4 GPU, 그다음 `cargo run --release --features cuda --example lab02-matmul-bench`).
+lab02-line = { $device } n={ $n }: 첫 호출 { $cold } ms, 20번의 중앙값 { $median } ms ({ $gflops } GFLOP/s)
+lab02-speedup = 속도 향상 (중앙값 기준): { $ratio }배
+lab03-no-gpu = 로컬 GPU가 없습니다: 과정에 나오는 GPU로 계산합니다.
+lab03-line = { $gpu } { $memory }  2바이트 규칙: 파라미터 { $rule }B   학습 (혼합 정밀도 Adam): { $train }B
+lab03-seven-b = 7B 모델: 규칙으로는 { $rule }, Adam으로 학습하려면 { $train } (활성값 전).
+lab04-headline = { $model } · 파라미터 { $params }개 · 최고치 { $peak } ({ $phase } 단계)
+lab04-per-param = 파라미터당 바이트: 가중치 { $weights }, 기울기 { $gradients }, AdamW 상태 { $state } (강의의 규칙: 2)
+lab05-first-not-t4 = 무료 T4에 들어가지 않는 첫 작업: { $id } ({ $needs } 필요)

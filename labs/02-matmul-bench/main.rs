@@ -1,5 +1,6 @@
 //! Lab 02: time a matmul the lesson's way (one cold call) and the proper way (warm-up, sync, median).
 use candle_core::{Device, Tensor};
+use gpulab::t; // every sentence comes from the catalogue, data/locales/*.ftl
 use std::time::Instant;
 
 fn time_once(dev: &Device, a: &Tensor, b: &Tensor) -> candle_core::Result<f64> {
@@ -21,7 +22,7 @@ fn main() -> anyhow::Result<()> {
     let mut devices = vec![Device::Cpu];
     match Device::new_cuda(0) {
         Ok(gpu) => devices.push(gpu),
-        Err(_) => println!("No usable GPU here: the GPU half needs a cuda build on a GPU machine (Colab: Runtime > Change runtime type > T4 GPU, then `cargo run --release --features cuda --example lab02-matmul-bench`).\n"),
+        Err(_) => println!("{}\n", t!("lab02-no-gpu")),
     }
     let mut medians = Vec::new();
     let mut cpu_gflops = 0.0;
@@ -36,10 +37,15 @@ fn main() -> anyhow::Result<()> {
         let median = warm[warm.len() / 2];
         let gflops = 2.0 * (n as f64).powi(3) / median / 1e9;
         println!(
-            "{:?} n={n}: cold {:.2} ms, median of 20 {:.2} ms ({gflops:.1} GFLOP/s)",
-            dev.location(),
-            cold * 1e3,
-            median * 1e3
+            "{}",
+            t!(
+                "lab02-line",
+                device = format!("{:?}", dev.location()),
+                n = n,
+                cold = format!("{:.2}", cold * 1e3),
+                median = format!("{:.2}", median * 1e3),
+                gflops = format!("{gflops:.1}")
+            )
         );
         medians.push(median);
         if cpu_gflops == 0.0 {
@@ -47,7 +53,7 @@ fn main() -> anyhow::Result<()> {
         }
     }
     if let [cpu, gpu] = medians[..] {
-        println!("speedup (medians): {:.1}x", cpu / gpu);
+        println!("{}", t!("lab02-speedup", ratio = format!("{:.1}", cpu / gpu)));
     }
     // The roofline: does memory or arithmetic set this product's pace on the CPU?
     println!("{}", gpulab::bench::roofline::explain_cpu(n, cpu_gflops));

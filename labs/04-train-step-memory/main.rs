@@ -5,6 +5,7 @@ use gpulab::memory::measure::{measure_step, MeasureConfig};
 use gpulab::memory::models::{Family, ModelConfig};
 use gpulab::memory::optim::OptimizerKind;
 use gpulab::probe::device::DeviceSpec;
+use gpulab::t; // every sentence comes from the catalogue, data/locales/*.ftl
 
 // gpulab counts every byte this program allocates: that is how it measures CPU memory.
 #[global_allocator]
@@ -25,18 +26,29 @@ fn main() -> anyhow::Result<()> {
     };
     let m = measure_step(&config)?;
     println!(
-        "{} · {} params · peak {} in the {} phase\n",
-        m.description,
-        m.params,
-        m.ledger.measured_peak,
-        m.ledger.peak_phase.label()
+        "{}\n",
+        t!(
+            "lab04-headline",
+            model = m.description,
+            params = m.params,
+            peak = m.ledger.measured_peak,
+            phase = m.ledger.peak_phase.label()
+        )
     );
     print!(
         "{}\n{}",
         export::phase_table(&m).to_text(),
         export::ledger_table(&m).to_text()
     );
-    println!("\nbytes per parameter: weights {:.2}, gradients {:.2}, AdamW state {:.2} (the lesson's rule: 2)", m.per_param.weights, m.per_param.gradients, m.per_param.optimizer_state);
+    println!(
+        "\n{}",
+        t!(
+            "lab04-per-param",
+            weights = format!("{:.2}", m.per_param.weights),
+            gradients = format!("{:.2}", m.per_param.gradients),
+            state = format!("{:.2}", m.per_param.optimizer_state)
+        )
+    );
     gpulab::labs::save_result("lab04-train-step-memory", &m)?;
     Ok(())
 }

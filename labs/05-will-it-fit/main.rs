@@ -1,6 +1,7 @@
 //! Lab 05: every course lesson against this CPU, your GPUs, Colab's free T4 and the cloud.
 use gpulab::plan::fit::{judge, table, targets, this_cpu};
 use gpulab::probe::nvidia_smi;
+use gpulab::t; // every sentence comes from the catalogue, data/locales/*.ftl
 
 fn main() -> anyhow::Result<()> {
     let catalog = gpulab::plan::gpus::Catalog::shipped();
@@ -19,9 +20,8 @@ fn main() -> anyhow::Result<()> {
     });
     if let Some(v) = first_not_on_t4 {
         println!(
-            "\nFirst workload that does not fit the free T4: {} (needs {})",
-            v.id,
-            v.memory.total()
+            "\n{}",
+            t!("lab05-first-not-t4", id = v.id, needs = v.memory.total())
         );
     }
     gpulab::labs::save_result("lab05-will-it-fit", &verdicts)?;

@@ -6,11 +6,12 @@ use gpulab::report::{compare, gather, to_markdown, Lang};
 static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
 
 fn main() -> anyhow::Result<()> {
+    let korean = gpulab::labs::LabArgs::parse(std::env::args()).korean;
     let python = Some(std::path::PathBuf::from("python3")); // PyTorch's view, when this python has torch
     let report = gather(std::time::Duration::from_secs(10), python, |stage| {
         eprintln!("… {stage}")
     });
-    let lang = if gpulab::labs::LabArgs::parse(std::env::args()).korean {
+    let lang = if korean {
         Lang::Ko
     } else {
         Lang::En
