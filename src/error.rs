@@ -30,16 +30,14 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// What to do about an I/O failure, by its kind (empty where the OS's words say it all).
-fn io_hint(err: &std::io::Error) -> &'static str {
+fn io_hint(err: &std::io::Error) -> String {
     use std::io::ErrorKind::*;
     match err.kind() {
-        NotFound => " (check the path, or write the file first)",
-        PermissionDenied | ReadOnlyFilesystem => {
-            " (choose a folder you can write to, e.g. with --out, or fix its permissions)"
-        }
-        NotADirectory => " (a part of the path is a file, not a folder: choose another path)",
-        IsADirectory => " (that is a folder: name a file inside it)",
-        StorageFull => " (free some disk space or choose another disk)",
-        _ => "",
+        NotFound => t!("io-not-found"),
+        PermissionDenied | ReadOnlyFilesystem => t!("io-permission"),
+        NotADirectory => t!("io-not-a-directory"),
+        IsADirectory => t!("io-is-a-directory"),
+        StorageFull => t!("io-storage-full"),
+        _ => String::new(),
     }
 }

@@ -50,15 +50,21 @@ impl Header {
     /// how to make a current one.
     pub fn expect(&self, schema: &str, schema_version: u32, name: &str, redo: &str) -> Result<()> {
         if self.schema != schema {
-            return Err(Error::Invalid(format!(
-                "{name}: schema is {:?}, expected {schema:?}",
-                self.schema
+            return Err(Error::Invalid(t!(
+                "schema-wrong",
+                name = name,
+                found = format!("{:?}", self.schema),
+                expected = format!("{schema:?}")
             )));
         }
         if self.schema_version != schema_version {
-            return Err(Error::Invalid(format!(
-                "{name}: {schema} version {} is not {schema_version}; {redo}",
-                self.schema_version
+            return Err(Error::Invalid(t!(
+                "schema-version-wrong",
+                name = name,
+                schema = schema,
+                found = self.schema_version,
+                expected = schema_version,
+                redo = redo
             )));
         }
         Ok(())
@@ -88,16 +94,13 @@ pub fn line_of(text: &str, needle: &str) -> usize {
 /// With `overwrite` false an existing file is an error that says to pass `--force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
     if !overwrite && path.exists() {
-        return Err(Error::Invalid(format!(
-            "{} exists; pass --force to overwrite it, or choose another name",
-            path.display()
-        )));
+        return Err(Error::Invalid(t!("file-exists", path = path.display())));
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    ensure_dir(dir, &format!("for {}", path.display()))?;
+    ensure_dir(dir, &t!("dir-for-file", path = path.display()))?;
     // tempfile's errors carry the temporary file's name, which means nothing to the user: keep
     // the OS's reason and name the file they asked for.
     let io = |source: std::io::Error| Error::Io {
@@ -122,7 +125,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
 /// Makes sure `dir` is a folder this process can write files into (creating it if needed), so a
 /// command can refuse before its work rather than fail after it.
 pub fn writable_dir(dir: &Path) -> Result<()> {
-    ensure_dir(dir, "for the output")?;
+    ensure_dir(dir, &t!("dir-for-output"))?;
     tempfile::NamedTempFile::new_in(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),
         source: os_reason(source),
@@ -134,9 +137,10 @@ pub fn writable_dir(dir: &Path) -> Result<()> {
 /// folder was for), and the OS's error names the folder.
 fn ensure_dir(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
-        return Err(Error::Invalid(format!(
-            "{} is a file, not a folder: choose another path {what}",
-            dir.display()
+        return Err(Error::Invalid(t!(
+            "dir-is-file",
+            path = dir.display(),
+            what = what
         )));
     }
     std::fs::create_dir_all(dir).map_err(|source| Error::Io {

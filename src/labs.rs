@@ -144,13 +144,18 @@ impl Manifest {
 
     /// The progress line and one line per lab (✓ done, · to do).
     pub fn progress(&self, runs: &Path, korean: bool) -> String {
+        let lang = if korean {
+            crate::i18n::Lang::Ko
+        } else {
+            crate::i18n::Lang::En
+        };
         let done: Vec<bool> = self.labs.iter().map(|l| l.is_done(runs)).collect();
         let n = done.iter().filter(|d| **d).count();
         let width = 20;
         let filled = n * width / self.labs.len().max(1);
         let mut out = format!(
             "{}: [{}{}] {n}/{}\n\n",
-            t!("labs-progress"),
+            tl!(lang, "labs-progress"),
             "#".repeat(filled),
             "-".repeat(width - filled),
             self.labs.len()
@@ -162,7 +167,7 @@ impl Manifest {
                 lab.dir_name(),
                 if korean { &lab.title_ko } else { &lab.title },
                 if lab.needs_gpu {
-                    t!("labs-gpu-optional")
+                    tl!(lang, "labs-gpu-optional")
                 } else {
                     String::new()
                 }

@@ -11,9 +11,8 @@ pub fn progress(len: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} (ETA {eta}) {msg}",
-        )
+        // The template is the catalogue's: "ETA" in English, "남은 시간" in Korean.
+        ProgressStyle::with_template(&crate::t!("progress-template"))
         .expect("template is valid")
         .progress_chars("=> "),
     );

@@ -131,7 +131,7 @@ fn tick_label(v: f64) -> String {
 }
 
 fn plot_err(e: impl std::fmt::Display) -> Error {
-    Error::Invalid(format!("drawing the plot failed: {e}"))
+    Error::Invalid(t!("plot-failed", error = e))
 }
 
 fn draw_panel<'a>(
@@ -152,7 +152,7 @@ fn draw_panel<'a>(
     if x0 > x1 {
         // Nothing to draw: say so on the panel instead of failing.
         area.draw(&Text::new(
-            format!("{}: no data", panel.title),
+            t!("plot-no-data", title = panel.title),
             (20, 20),
             ("sans-serif", 16),
         ))

@@ -385,13 +385,13 @@ pub fn memory_panels(r: &EnvironmentReport) -> Vec<crate::plot::Panel> {
             .collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         series.push(Series {
-            label: format!("{dt} measured (weights + gradients + state)"),
+            label: t!("plot-measured-states", dtype = dt),
             points,
             style: Style::Points,
             color: Some(i),
         });
         series.push(Series {
-            label: format!("{dt} textbook"),
+            label: t!("plot-textbook-series", dtype = dt),
             points: (0..=2)
                 .map(|k| (k as f64, textbook_state_bytes(precision, k).total()))
                 .collect(),
@@ -400,16 +400,15 @@ pub fn memory_panels(r: &EnvironmentReport) -> Vec<crate::plot::Panel> {
         });
     }
     series.push(Series {
-        label: "the lesson's 2-byte rule (fp16 weights only)".into(),
+        label: t!("plot-two-byte-series"),
         points: vec![(0.0, 2.0), (2.0, 2.0)],
         style: Style::Line,
         color: Some(3),
     });
     vec![crate::plot::Panel {
-        title: "Bytes per parameter of one training step (GPT): measured, textbook, 2-byte rule"
-            .into(),
-        x_label: "optimizer states per parameter (0 SGD, 1 momentum, 2 AdamW)".into(),
-        y_label: "bytes / parameter".into(),
+        title: t!("plot-per-param-title"),
+        x_label: t!("plot-states-axis"),
+        y_label: t!("plot-bytes-axis"),
         log_x: false,
         log_y: false,
         x_ticks: Vec::new(),
@@ -426,15 +425,13 @@ pub fn load(path: &std::path::Path) -> crate::Result<EnvironmentReport> {
 /// Parses a report JSON's text (`name` says where it came from, for the error).
 pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
     let r: EnvironmentReport = serde_json::from_str(text).map_err(|e| {
-        crate::Error::Invalid(format!(
-            "{name}: not a gpulab report (write one with `gpulab report`): {e}"
-        ))
+        crate::Error::Invalid(t!("report-not-a-file", name = name, error = e))
     })?;
     r.header.expect(
         "gpulab.report",
         REPORT_SCHEMA_VERSION,
         name,
-        "write a current one with `gpulab report`",
+        &t!("report-redo"),
     )?;
     Ok(r)
 }

@@ -622,3 +622,35 @@ lab03-seven-b = A 7B model: { $rule } by the rule, { $train } to train with Adam
 lab04-headline = { $model } · { $params } params · peak { $peak } in the { $phase } phase
 lab04-per-param = bytes per parameter: weights { $weights }, gradients { $gradients }, AdamW state { $state } (the lesson's rule: 2)
 lab05-first-not-t4 = First workload that does not fit the free T4: { $id } (needs { $needs })
+
+## Files and errors (src/files.rs, src/error.rs, src/plot.rs, ...)
+schema-wrong = { $name }: schema is { $found }, expected { $expected }
+schema-version-wrong = { $name }: { $schema } version { $found } is not { $expected }; { $redo }
+file-exists = { $path } exists; pass --force to overwrite it, or choose another name
+dir-for-file = for { $path }
+dir-for-output = for the output
+dir-is-file = { $path } is a file, not a folder: choose another path { $what }
+io-not-found = {" "}(check the path, or write the file first)
+io-permission = {" "}(choose a folder you can write to, e.g. with --out, or fix its permissions)
+io-not-a-directory = {" "}(a part of the path is a file, not a folder: choose another path)
+io-is-a-directory = {" "}(that is a folder: name a file inside it)
+io-storage-full = {" "}(free some disk space or choose another disk)
+dtype-unknown = unknown dtype { $given }: use f32, f16 or bf16
+cal-shipped = { $file }, measured in { $framework } { $version } on { $device } (run `{ $command }` on your machine and pass --calibration FILE)
+cal-given = { $file }, measured in { $framework } { $version } on { $device } ({ $spec })
+cal-not-a-file = { $name }: not a gpulab calibration file: { $error }
+cal-redo = re-run `gpulab measure --save { $name }`
+cal-impossible = { $name }: entry { $entry }: { $field } = { $value } is impossible
+report-not-a-file = { $name }: not a gpulab report (write one with `gpulab report`): { $error }
+report-redo = write a current one with `gpulab report`
+plot-failed = drawing the plot failed: { $error }
+plot-no-data = { $title }: no data
+plot-measured-states = { $dtype } measured (weights + gradients + state)
+plot-textbook-series = { $dtype } textbook
+plot-two-byte-series = the lesson's 2-byte rule (fp16 weights only)
+plot-per-param-title = Bytes per parameter of one training step (GPT): measured, textbook, 2-byte rule
+plot-states-axis = optimizer states per parameter (0 SGD, 1 momentum, 2 AdamW)
+plot-bytes-axis = bytes / parameter
+cpu-unknown = unknown CPU
+cuda-no-pool = this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead
+progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} (ETA {"{"}eta{"}"}) {"{"}msg{"}"}

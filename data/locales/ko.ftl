@@ -606,7 +606,7 @@ labs-gpu-optional = {" "} (GPU 부분은 CPU에서는 건너뛰어도 됨)
 lab01-driver-failed = 드라이버:   { $why }
 lab01-driver = 드라이버:   GPU { $count }개, CUDA { $cuda }까지
 lab01-framework = 프레임워크: candle { $version }, cuda로 빌드: { $cuda }
-lab01-new-cuda = {"           "}Device::new_cuda(0) -> { $error }
+lab01-new-cuda = {"            "}Device::new_cuda(0) 결과: { $error }
 lab01-verdict =
     판정:       { $headline }
     다음:       { $fix }
@@ -622,3 +622,35 @@ lab03-seven-b = 7B 모델: 규칙으로는 { $rule }, Adam으로 학습하려면
 lab04-headline = { $model } · 파라미터 { $params }개 · 최고치 { $peak } ({ $phase } 단계)
 lab04-per-param = 파라미터당 바이트: 가중치 { $weights }, 기울기 { $gradients }, AdamW 상태 { $state } (강의의 규칙: 2)
 lab05-first-not-t4 = 무료 T4에 들어가지 않는 첫 작업: { $id } ({ $needs } 필요)
+
+## Files and errors (src/files.rs, src/error.rs, src/plot.rs, ...)
+schema-wrong = { $name }: 스키마가 { $found }인데 { $expected }여야 합니다
+schema-version-wrong = { $name }: { $schema } 버전 { $found }은(는) { $expected }가 아닙니다. { $redo }
+file-exists = { $path }이(가) 이미 있습니다. 덮어쓰려면 --force를 주거나 다른 이름을 고르세요
+dir-for-file = { $path }을(를) 위한
+dir-for-output = 출력을 위한
+dir-is-file = { $path }은(는) 폴더가 아니라 파일입니다: { $what } 다른 경로를 고르세요
+io-not-found = {" "}(경로를 확인하거나, 먼저 파일을 만드세요)
+io-permission = {" "}(쓸 수 있는 폴더를 고르거나(예: --out), 권한을 고치세요)
+io-not-a-directory = {" "}(경로의 일부가 폴더가 아니라 파일입니다: 다른 경로를 고르세요)
+io-is-a-directory = {" "}(폴더입니다: 그 안의 파일 이름을 주세요)
+io-storage-full = {" "}(디스크 공간을 비우거나 다른 디스크를 고르세요)
+dtype-unknown = 알 수 없는 자료형 { $given }: f32, f16, bf16 중 하나를 쓰세요
+cal-shipped = { $file }, { $device }에서 { $framework } { $version }로 측정 (내 컴퓨터에서 `{ $command }`를 실행하고 --calibration FILE로 넘기세요)
+cal-given = { $file }, { $device }({ $spec })에서 { $framework } { $version }로 측정
+cal-not-a-file = { $name }: gpulab 보정 파일이 아닙니다: { $error }
+cal-redo = `gpulab measure --save { $name }`를 다시 실행하세요
+cal-impossible = { $name }: 항목 { $entry }: { $field } = { $value }은(는) 불가능한 값입니다
+report-not-a-file = { $name }: gpulab 보고서가 아닙니다 (`gpulab report`로 만드세요): { $error }
+report-redo = `gpulab report`로 새로 만드세요
+plot-failed = 그래프를 그리지 못했습니다: { $error }
+plot-no-data = { $title }: 데이터 없음
+plot-measured-states = { $dtype } 측정값 (가중치 + 기울기 + 상태)
+plot-textbook-series = { $dtype } 교과서
+plot-two-byte-series = 강의의 2바이트 규칙 (fp16 가중치만)
+plot-per-param-title = 학습 스텝 한 번의 파라미터당 바이트 (GPT): 측정값, 교과서, 2바이트 규칙
+plot-states-axis = 파라미터당 옵티마이저 상태 수 (0 SGD, 1 momentum, 2 AdamW)
+plot-bytes-axis = 바이트 / 파라미터
+cpu-unknown = 알 수 없는 CPU
+cuda-no-pool = 이 GPU에는 스트림 순서 메모리 풀이 없어서 최고치를 정확히 읽을 수 없습니다. 대신 CPU에서 재세요
+progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} (남은 시간 {"{"}eta{"}"}) {"{"}msg{"}"}

@@ -46,11 +46,13 @@ pub fn load_all(paths: &[std::path::PathBuf]) -> Result<Vec<(Calibration, String
                     Framework::Candle => "gpulab measure --save FILE",
                     Framework::Pytorch => "gpulab measure --pytorch --save FILE",
                 };
-                let label = format!(
-                    "{file}, measured in {} {} on {} (run `{remeasure}` on your machine and pass --calibration FILE)",
-                    c.framework.name(),
-                    c.framework_version,
-                    c.machine.device_name
+                let label = t!(
+                    "cal-shipped",
+                    file = file,
+                    framework = c.framework.name(),
+                    version = c.framework_version,
+                    device = c.machine.device_name,
+                    command = remeasure
                 );
                 (c, label)
             })
@@ -60,13 +62,13 @@ pub fn load_all(paths: &[std::path::PathBuf]) -> Result<Vec<(Calibration, String
         .iter()
         .map(|p| {
             let c = Calibration::load(p)?;
-            let label = format!(
-                "{}, measured in {} {} on {} ({})",
-                p.display(),
-                c.framework.name(),
-                c.framework_version,
-                c.machine.device_name,
-                c.machine.device
+            let label = t!(
+                "cal-given",
+                file = p.display(),
+                framework = c.framework.name(),
+                version = c.framework_version,
+                device = c.machine.device_name,
+                spec = c.machine.device
             );
             Ok((c, label))
         })
@@ -258,12 +260,12 @@ impl Calibration {
     /// Parses and checks calibration JSON; `name` labels errors.
     pub fn parse(text: &str, name: &str) -> Result<Calibration> {
         let c: Calibration = serde_json::from_str(text)
-            .map_err(|e| Error::Invalid(format!("{name}: not a gpulab calibration file: {e}")))?;
+            .map_err(|e| Error::Invalid(t!("cal-not-a-file", name = name, error = e)))?;
         c.header.expect(
             "gpulab.calibration",
             CALIBRATION_SCHEMA_VERSION,
             name,
-            &format!("re-run `gpulab measure --save {name}`"),
+            &t!("cal-redo", name = name),
         )?;
         for e in &c.entries {
             for (field, v) in [
@@ -272,11 +274,17 @@ impl Calibration {
                 ("optimizer_state_per_param", e.optimizer_state_per_param),
             ] {
                 if !(v.is_finite() && (0.0..1e3).contains(&v)) {
-                    return Err(Error::Invalid(format!(
-                        "{name}: entry {} {} {}: {field} = {v} is impossible",
-                        e.family.name(),
-                        crate::dtype::name(e.dtype),
-                        e.optimizer.name()
+                    return Err(Error::Invalid(t!(
+                        "cal-impossible",
+                        name = name,
+                        entry = format!(
+                            "{} {} {}",
+                            e.family.name(),
+                            crate::dtype::name(e.dtype),
+                            e.optimizer.name()
+                        ),
+                        field = field,
+                        value = v
                     )));
                 }
             }

@@ -108,7 +108,7 @@ impl PoolMeter {
         let ctx = stream.context().clone();
         if !ctx.has_async_alloc() {
             return Err(Error::Invalid(
-                "this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead".into(),
+                crate::t!("cuda-no-pool"),
             ));
         }
         ctx.bind_to_thread().map_err(candle_core::Error::wrap)?;

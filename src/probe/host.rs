@@ -58,7 +58,7 @@ pub fn detect() -> HostInfo {
         .first()
         .map(|c| c.brand().trim().to_string())
         .filter(|b| !b.is_empty())
-        .unwrap_or_else(|| "unknown CPU".to_string());
+        .unwrap_or_else(|| t!("cpu-unknown"));
     let os = match (System::name(), System::os_version()) {
         (Some(name), Some(version)) => format!("{name} {version}"),
         (Some(name), None) => name,
