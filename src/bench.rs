@@ -79,7 +79,10 @@ impl MatmulShape {
             }
         };
         if shape.m == 0 || shape.k == 0 || shape.n == 0 {
-            return Err(Error::Invalid(t!("shape-zero", given = format!("{text:?}"))));
+            return Err(Error::Invalid(t!(
+                "shape-zero",
+                given = format!("{text:?}")
+            )));
         }
         Ok(shape)
     }
@@ -323,7 +326,13 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
             .expect("just inserted")
             .1;
         let result = match dev {
-            Err(err) => skipped(spec, "", dtype, shape, t!("bench-cannot-open", device = spec, error = err)),
+            Err(err) => skipped(
+                spec,
+                "",
+                dtype,
+                shape,
+                t!("bench-cannot-open", device = spec, error = err),
+            ),
             Ok(dev) => {
                 let peak = match spec {
                     DeviceSpec::Cpu => cpu_peak.clone(),

@@ -12,7 +12,10 @@ pub fn parse(text: &str) -> Result<DType> {
         "f32" | "fp32" | "float32" => Ok(DType::F32),
         "f16" | "fp16" | "float16" | "half" => Ok(DType::F16),
         "bf16" | "bfloat16" => Ok(DType::BF16),
-        other => Err(Error::Invalid(t!("dtype-unknown", given = format!("{other:?}")))),
+        other => Err(Error::Invalid(t!(
+            "dtype-unknown",
+            given = format!("{other:?}")
+        ))),
     }
 }
 

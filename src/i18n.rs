@@ -144,9 +144,10 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
     };
     cell.get_or_init(|| {
         // The files are part of the binary and tested to parse: a syntax error cannot ship.
-        let resource = FluentResource::try_new(source.to_string())
-            .unwrap_or_else(|(resource, _)| resource);
-        let langid: unic_langid::LanguageIdentifier = id.parse().expect("ko and en are language ids");
+        let resource =
+            FluentResource::try_new(source.to_string()).unwrap_or_else(|(resource, _)| resource);
+        let langid: unic_langid::LanguageIdentifier =
+            id.parse().expect("ko and en are language ids");
         let mut bundle = FluentBundle::new_concurrent(vec![langid]);
         // Fluent wraps every argument in Unicode isolation marks for right-to-left scripts;
         // in a terminal and in Markdown they are invisible bytes that break copy-paste.
@@ -201,9 +202,7 @@ pub fn messages(lang: Lang) -> HashMap<String, String> {
                         fluent_syntax::ast::PatternElement::TextElement { value } => {
                             text.push_str(value)
                         }
-                        fluent_syntax::ast::PatternElement::Placeable { .. } => {
-                            text.push('\u{1}')
-                        }
+                        fluent_syntax::ast::PatternElement::Placeable { .. } => text.push('\u{1}'),
                     }
                 }
                 out.insert(m.id.name.to_string(), text);

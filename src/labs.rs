@@ -119,9 +119,11 @@ impl Manifest {
     pub fn find(&self, query: &str, runs: &Path) -> Result<&Lab> {
         let q = query.trim();
         if q.eq_ignore_ascii_case("next") {
-            return self.labs.iter().find(|l| !l.is_done(runs)).ok_or_else(|| {
-                Error::Invalid(t!("labs-all-done"))
-            });
+            return self
+                .labs
+                .iter()
+                .find(|l| !l.is_done(runs))
+                .ok_or_else(|| Error::Invalid(t!("labs-all-done")));
         }
         let as_id = q.parse::<u32>().ok().map(|n| format!("{n:02}"));
         self.labs

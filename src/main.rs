@@ -26,7 +26,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("{}", gpulab::t!("error-prefix", message = one_sentence(&err)));
+            eprintln!(
+                "{}",
+                gpulab::t!("error-prefix", message = one_sentence(&err))
+            );
             ExitCode::from(2)
         }
     }

@@ -13,8 +13,8 @@ pub fn progress(len: u64, quiet: bool) -> ProgressBar {
     bar.set_style(
         // The template is the catalogue's: "ETA" in English, "남은 시간" in Korean.
         ProgressStyle::with_template(&crate::t!("progress-template"))
-        .expect("template is valid")
-        .progress_chars("=> "),
+            .expect("template is valid")
+            .progress_chars("=> "),
     );
     // Redrawn on a timer, not only when a point ends: a 2048³ point or a measure step runs for
     // seconds, and a bar that stands still looks like a hang.

@@ -192,9 +192,9 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
         // Judged by the target's name, not the sentence: the sentence is in a language.
         // (Reports from before the name was kept have only their English sentence.)
         let local = if v.by_target {
-            v.recommended.as_deref().is_some_and(|t| {
-                t == crate::plan::fit::THIS_CPU || t.starts_with("local:")
-            })
+            v.recommended
+                .as_deref()
+                .is_some_and(|t| t == crate::plan::fit::THIS_CPU || t.starts_with("local:"))
         } else {
             v.recommendation.starts_with("this CPU") || v.recommendation.starts_with("local:")
         };
@@ -232,8 +232,7 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
 /// measurements (the JSON keeps the sentences of the language it was gathered in).
 pub fn localized(r: &EnvironmentReport) -> EnvironmentReport {
     let mut out = r.clone();
-    out.check.diagnosis =
-        crate::probe::diagnose::diagnose(&out.check.driver, &out.check.framework);
+    out.check.diagnosis = crate::probe::diagnose::diagnose(&out.check.driver, &out.check.framework);
     out.check.torch_findings = out
         .check
         .torch
@@ -424,9 +423,8 @@ pub fn load(path: &std::path::Path) -> crate::Result<EnvironmentReport> {
 
 /// Parses a report JSON's text (`name` says where it came from, for the error).
 pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
-    let r: EnvironmentReport = serde_json::from_str(text).map_err(|e| {
-        crate::Error::Invalid(t!("report-not-a-file", name = name, error = e))
-    })?;
+    let r: EnvironmentReport = serde_json::from_str(text)
+        .map_err(|e| crate::Error::Invalid(t!("report-not-a-file", name = name, error = e)))?;
     r.header.expect(
         "gpulab.report",
         REPORT_SCHEMA_VERSION,
@@ -501,7 +499,11 @@ mod tests {
         r.check.host.platform = platform;
         for (lang, reminder, price) in [
             (Lang::En, "Stop it when done", "· 1× A10G $1.00–1.30/h"),
-            (Lang::Ko, "다 쓰면 꼭 멈추세요", "· 1× A10G 시간당 $1.00–1.30"),
+            (
+                Lang::Ko,
+                "다 쓰면 꼭 멈추세요",
+                "· 1× A10G 시간당 $1.00–1.30",
+            ),
         ] {
             let md = to_markdown(&r, lang, &[]);
             assert!(md.contains("AWS g5.xlarge"), "{md}");

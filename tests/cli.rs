@@ -1107,3 +1107,155 @@ fn a_multi_gpu_plan_writes_configs_the_engines_read() {
         .code(2)
         .stderr(predicate::str::contains("--force"));
 }
+
+/// The binary in a Korean locale (no `--lang`): what a learner on a Korean desktop gets.
+fn korean() -> Command {
+    let mut cmd = Command::cargo_bin("gpulab").unwrap();
+    cmd.env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "ko_KR.UTF-8");
+    cmd
+}
+
+/// Every English text of the catalogue, as the pieces between its arguments that a Korean
+/// output must not contain: the pieces long enough to be words (two or more, 12 characters or
+/// more) that the Korean text of the same message does not also hold (commands, flags, names).
+fn catalogue_english() -> Vec<(String, String)> {
+    let en = gpulab::i18n::messages(gpulab::i18n::Lang::En);
+    let ko = gpulab::i18n::messages(gpulab::i18n::Lang::Ko);
+    let mut pieces = Vec::new();
+    for (id, text) in &en {
+        let korean = &ko[id];
+        for piece in text.split(['\u{1}', '\n']) {
+            let piece = piece.trim_matches(|c: char| !c.is_alphanumeric());
+            let words = piece
+                .split_whitespace()
+                .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+                .count();
+            if piece.len() >= 12 && words >= 2 && !korean.contains(piece) {
+                pieces.push((id.clone(), piece.to_string()));
+            }
+        }
+    }
+    assert!(pieces.len() > 300, "only {} pieces", pieces.len());
+    pieces
+}
+
+#[test]
+fn speaks_korean_everywhere() {
+    let empty = tempfile::tempdir().unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let report = fixture("../report/cpu-2threads.json");
+    let fake = FakeSmi::new()
+        .with("query.out", "query-titanv-rtx5880-570.csv")
+        .with("banner.out", "smi-b200x2-610.txt");
+    // (name, command, whether it must succeed)
+    let mut runs: Vec<(&str, Command, bool)> = Vec::new();
+    let mut with_path = |name: &'static str, args: &[&str], ok: bool| {
+        let mut cmd = korean();
+        cmd.env("PATH", empty.path()).args(args);
+        runs.push((name, cmd, ok));
+    };
+    with_path("check without a driver", &["check", "--no-torch"], true);
+    with_path(
+        "bench",
+        &[
+            "bench", "--device", "cpu", "--sizes", "64,96", "--budget", "0.05", "--naive",
+        ],
+        true,
+    );
+    with_path(
+        "measure",
+        &[
+            "measure",
+            "--model",
+            "mlp",
+            "--no-sweep",
+            "--optimizer",
+            "adamw",
+        ],
+        true,
+    );
+    with_path("estimate", &["estimate", "gpt2", "--gpu", "T4"], true);
+    with_path(
+        "estimate, inference",
+        &[
+            "estimate",
+            "llama-3-8b",
+            "--mode",
+            "inference",
+            "--memory",
+            "24GB",
+        ],
+        true,
+    );
+    with_path("fit", &["fit"], true);
+    with_path(
+        "fit one lesson",
+        &["fit", "--lesson", "recipe/sft-7b"],
+        true,
+    );
+    with_path("labs", &["labs"], true);
+    with_path("hint", &["hint", "1"], true);
+    with_path("bad threads", &["bench", "--threads", "0"], false);
+    with_path("unknown model", &["estimate", "gpt-5"], false);
+    with_path(
+        "missing file",
+        &["compare", "missing.json", "x.json"],
+        false,
+    );
+    with_path(
+        "unknown lesson",
+        &["fit", "--lesson", "no-such-lesson"],
+        false,
+    );
+    let mut cmd = korean();
+    cmd.env("PATH", empty.path())
+        .args(["report", "--quiet", "--no-torch", "--name", "r", "--out"])
+        .arg(out_dir.path());
+    runs.push(("report", cmd, true));
+    let mut cmd = korean();
+    cmd.arg("compare")
+        .arg(&report)
+        .arg(fixture("../report/cpu-1thread.json"));
+    runs.push(("compare", cmd, true));
+    let mut cmd = fake.gpulab();
+    cmd.env_remove("LC_ALL")
+        .env("LANG", "ko_KR.UTF-8")
+        .args(["check", "--no-torch"]);
+    runs.push(("check with GPUs", cmd, true));
+
+    let english = catalogue_english();
+    let mut leaks = Vec::new();
+    for (name, mut cmd, ok) in runs {
+        let out = cmd.output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.success(), ok, "{name}: {text}");
+        assert!(
+            text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)),
+            "{name} printed no Korean: {text}"
+        );
+        for (id, piece) in &english {
+            if text.contains(piece.as_str()) {
+                leaks.push(format!("{name}: {id}: {piece:?}"));
+            }
+        }
+    }
+    // The report written in a Korean locale is Korean too.
+    let md = fs::read_to_string(out_dir.path().join("r.md")).unwrap();
+    for (id, piece) in &english {
+        if md.contains(piece.as_str()) {
+            leaks.push(format!("r.md: {id}: {piece:?}"));
+        }
+    }
+    leaks.sort();
+    leaks.dedup();
+    assert!(
+        leaks.is_empty(),
+        "catalogue English in Korean output: {leaks:#?}"
+    );
+}

@@ -155,6 +155,7 @@ fn every_lab_runs_on_the_cpu_in_fast_mode() {
             .current_dir(work.path())
             // No nvidia-smi on PATH: the labs must work (and say so) without a GPU.
             .env("PATH", empty.path())
+            .env("LC_ALL", "C.UTF-8")
             .output()
             .unwrap_or_else(|e| panic!("{}: {e} (cargo test builds the examples)", lab.example()));
         assert!(

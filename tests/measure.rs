@@ -177,6 +177,7 @@ fn activations_grow_linearly_with_batch_and_calibration_round_trips() {
     let broken = std::fs::read_to_string(&path)
         .unwrap()
         .replace("\"schema_version\": 2", "\"schema_version\": 99");
+    gpulab::i18n::set(gpulab::i18n::Lang::En);
     assert!(Calibration::parse(&broken, "x.json")
         .unwrap_err()
         .to_string()
@@ -186,6 +187,8 @@ fn activations_grow_linearly_with_batch_and_calibration_round_trips() {
 #[test]
 fn nonsense_and_too_big_are_refused_before_starting() {
     let _serial = serial();
+    // The messages below are read in English, whatever this machine's locale.
+    gpulab::i18n::set(gpulab::i18n::Lang::En);
     let mut model = ModelConfig::default_for(Family::Gpt);
     model.heads = 5;
     let err = measure_step(&MeasureConfig {

@@ -654,3 +654,4 @@ plot-bytes-axis = bytes / parameter
 cpu-unknown = unknown CPU
 cuda-no-pool = this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead
 progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} (ETA {"{"}eta{"}"}) {"{"}msg{"}"}
+fw-not-compiled = the candle crate has not been built with cuda support

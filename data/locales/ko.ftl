@@ -654,3 +654,4 @@ plot-bytes-axis = 바이트 / 파라미터
 cpu-unknown = 알 수 없는 CPU
 cuda-no-pool = 이 GPU에는 스트림 순서 메모리 풀이 없어서 최고치를 정확히 읽을 수 없습니다. 대신 CPU에서 재세요
 progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} (남은 시간 {"{"}eta{"}"}) {"{"}msg{"}"}
+fw-not-compiled = 이 candle은 cuda 지원 없이 빌드되었습니다

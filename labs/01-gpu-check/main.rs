@@ -5,7 +5,7 @@ use std::{path::Path, time::Duration};
 
 fn main() -> anyhow::Result<()> {
     gpulab::labs::LabArgs::parse(std::env::args()); // --ko (or a Korean locale): Korean output
-    // 1. The driver's view: what nvidia-smi says (bounded: a wedged driver can hang it).
+                                                    // 1. The driver's view: what nvidia-smi says (bounded: a wedged driver can hang it).
     let driver = nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
     match &driver.failure {
         Some(why) => println!("{}", t!("lab01-driver-failed", why = why.explain())),
@@ -20,8 +20,15 @@ fn main() -> anyhow::Result<()> {
     }
     // 2. The framework's view: can Candle open each GPU and run a real matmul on it?
     let fw = framework::probe();
-    let cuda = if fw.compiled_with_cuda { t!("yes-no-yes") } else { t!("yes-no-no") };
-    println!("{}", t!("lab01-framework", version = fw.candle_version, cuda = cuda));
+    let cuda = if fw.compiled_with_cuda {
+        t!("yes-no-yes")
+    } else {
+        t!("yes-no-no")
+    };
+    println!(
+        "{}",
+        t!("lab01-framework", version = fw.candle_version, cuda = cuda)
+    );
     if let Some(e) = &fw.init_error {
         println!("{}", t!("lab01-new-cuda", error = e.message));
     }
@@ -29,7 +36,11 @@ fn main() -> anyhow::Result<()> {
     let verdict = diagnose::diagnose(&driver, &fw);
     println!(
         "\n{}",
-        t!("lab01-verdict", headline = verdict.headline, fix = verdict.fix)
+        t!(
+            "lab01-verdict",
+            headline = verdict.headline,
+            fix = verdict.fix
+        )
     );
     let saved = gpulab::labs::save_result("lab01-gpu-check", &verdict)?;
     println!("\n{}", t!("lab-saved", path = saved.display()));

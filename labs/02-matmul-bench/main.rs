@@ -53,7 +53,10 @@ fn main() -> anyhow::Result<()> {
         }
     }
     if let [cpu, gpu] = medians[..] {
-        println!("{}", t!("lab02-speedup", ratio = format!("{:.1}", cpu / gpu)));
+        println!(
+            "{}",
+            t!("lab02-speedup", ratio = format!("{:.1}", cpu / gpu))
+        );
     }
     // The roofline: does memory or arithmetic set this product's pace on the CPU?
     println!("{}", gpulab::bench::roofline::explain_cpu(n, cpu_gflops));

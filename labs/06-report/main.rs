@@ -11,11 +11,7 @@ fn main() -> anyhow::Result<()> {
     let report = gather(std::time::Duration::from_secs(10), python, |stage| {
         eprintln!("… {stage}")
     });
-    let lang = if korean {
-        Lang::Ko
-    } else {
-        Lang::En
-    };
+    let lang = if korean { Lang::Ko } else { Lang::En };
     print!("{}", to_markdown(&report, lang, &[]));
     // Exercise 2: compare with a report from another machine (Colab!). Until you have one, the
     // kit's recorded CPU report stands in.

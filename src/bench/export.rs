@@ -52,7 +52,9 @@ fn row(r: &PointResult) -> Vec<String> {
         PointStatus::Failed => t!("bench-failed", reason = r.reason.as_deref().unwrap_or("")),
     };
     let check = match (r.status, r.correctness) {
-        (PointStatus::Ok, Some(c)) => t!("bench-ok-error", error = format!("{:.0e}", c.max_rel_error)),
+        (PointStatus::Ok, Some(c)) => {
+            t!("bench-ok-error", error = format!("{:.0e}", c.max_rel_error))
+        }
         _ => status,
     };
     vec![

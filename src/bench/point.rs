@@ -102,13 +102,7 @@ pub(super) fn measure_point(
     if dtype == DType::BF16 {
         if let Some(cap) = device::compute_cap(dev) {
             if !cap.supports_bf16() {
-                return skipped(
-                    spec,
-                    &name,
-                    dtype,
-                    shape,
-                    t!("point-no-bf16", cc = cap),
-                );
+                return skipped(spec, &name, dtype, shape, t!("point-no-bf16", cc = cap));
             }
         }
     }
@@ -232,8 +226,7 @@ fn timed(
     for i in 0..runs {
         samples.push(call(calls + i)?);
     }
-    let time = Summary::of(&samples)
-        .ok_or_else(|| Error::Invalid(t!("point-timer-nan")))?;
+    let time = Summary::of(&samples).ok_or_else(|| Error::Invalid(t!("point-timer-nan")))?;
     result.gflops = Some(shape.flops() / time.median / 1e9);
     result.gflops_best = Some(shape.flops() / time.min / 1e9);
     // A matmul cannot beat the FMA peak: above 100 % the peak was mismeasured, so it is

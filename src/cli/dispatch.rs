@@ -516,7 +516,10 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let a = gpulab::report::load(&args.a)?;
     let b = gpulab::report::load(&args.b)?;
-    say!("{}", gpulab::report::compare(&a, &b, gpulab::i18n::current()));
+    say!(
+        "{}",
+        gpulab::report::compare(&a, &b, gpulab::i18n::current())
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -569,9 +572,7 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     if !lab_args.is_empty() {
         cmd.arg("--").args(lab_args);
     }
-    let status = cmd
-        .status()
-        .context(t!("lab-cargo-failed"))?;
+    let status = cmd.status().context(t!("lab-cargo-failed"))?;
     Ok(if status.success() {
         ExitCode::SUCCESS
     } else {

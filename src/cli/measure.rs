@@ -91,7 +91,11 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         return measure_lean(&config, quiet);
     }
 
-    let device_name = device::name(&spec.open().with_context(|| t!("opening-device", device = spec))?);
+    let device_name = device::name(
+        &spec
+            .open()
+            .with_context(|| t!("opening-device", device = spec))?,
+    );
     let plan = suite::plan(&config);
     let bar = progress(plan.len() as u64, quiet);
     let results = suite::run(&config, |r, _| {
@@ -263,12 +267,18 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
                 let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
                 match validate::calibrate_torch(&python, family, dtype, optimizer, cuda) {
                     Ok((m, _)) => {
-                        eprintln!("{}", t!("fitted", what = format!("{} {d} {o}", family.name())));
+                        eprintln!(
+                            "{}",
+                            t!("fitted", what = format!("{} {d} {o}", family.name()))
+                        );
                         models.push(m);
                     }
                     Err(e) => eprintln!(
                         "{}",
-                        t!("not-calibrated", what = format!("{} {d} {o}: {e}", family.name()))
+                        t!(
+                            "not-calibrated",
+                            what = format!("{} {d} {o}: {e}", family.name())
+                        )
                     ),
                 }
             }
@@ -296,7 +306,11 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     cal.save(path, true)?;
     sayln!(
         "{}",
-        t!("wrote-torch-models", path = path.display(), count = cal.models.len())
+        t!(
+            "wrote-torch-models",
+            path = path.display(),
+            count = cal.models.len()
+        )
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -76,7 +76,10 @@ fn both_sides_hold_the_same_messages_with_the_same_arguments() {
     assert!(only_ko.is_empty(), "no English for: {only_ko:?}");
     assert!(only_en.is_empty(), "no Korean for: {only_en:?}");
     for (id, vars) in &ko {
-        assert_eq!(vars, &en[id], "{id}: Korean and English take different arguments");
+        assert_eq!(
+            vars, &en[id],
+            "{id}: Korean and English take different arguments"
+        );
     }
     assert!(ko.len() > 100, "the catalogue holds {} messages", ko.len());
 }
@@ -99,13 +102,18 @@ fn the_korean_side_is_korean() {
     let mut untranslated = Vec::new();
     for (id, value) in &ko {
         let letters = value.chars().any(|c| c.is_ascii_alphabetic());
-        let hangul = value.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
+        let hangul = value
+            .chars()
+            .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
         if letters && !hangul && !SAME_IN_BOTH.contains(&id.as_str()) {
             untranslated.push(format!("{id} = {value}"));
         }
     }
     untranslated.sort();
-    assert!(untranslated.is_empty(), "Korean side not in Korean: {untranslated:#?}");
+    assert!(
+        untranslated.is_empty(),
+        "Korean side not in Korean: {untranslated:#?}"
+    );
 }
 
 /// Every `t!("id", a = …)` / `tl!(lang, "id", …)` in the code: (file, id, argument names).
@@ -143,16 +151,18 @@ fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             walk(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs")
-            && !path.ends_with("i18n/tests.rs")
-        {
+        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n/tests.rs") {
             files.push(path);
         }
     }
 }
 
 /// The call's arguments up to its closing parenthesis, split at top-level commas.
-fn parse_call(file: &str, rest: &str, has_lang: bool) -> Option<(String, String, BTreeSet<String>)> {
+fn parse_call(
+    file: &str,
+    rest: &str,
+    has_lang: bool,
+) -> Option<(String, String, BTreeSet<String>)> {
     let mut depth = 0;
     let mut parts = vec![String::new()];
     let mut in_str = false;
@@ -191,11 +201,13 @@ fn parse_call(file: &str, rest: &str, has_lang: bool) -> Option<(String, String,
     let names = parts
         .filter(|p| !p.is_empty())
         .map(|p| {
-            p.split('=')
-                .next()
-                .unwrap()
-                .trim()
-                .to_string()
+            // A comment above an argument is not part of its name.
+            let code: String = p
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            code.split('=').next().unwrap().trim().to_string()
         })
         .collect();
     Some((file.to_string(), id, names))
@@ -205,7 +217,11 @@ fn parse_call(file: &str, rest: &str, has_lang: bool) -> Option<(String, String,
 fn every_message_the_code_names_exists_with_its_arguments() {
     let ko = catalogue("data/locales/ko.ftl", KO_FTL);
     let uses = uses();
-    assert!(uses.len() > 100, "found only {} uses: the scan is broken", uses.len());
+    assert!(
+        uses.len() > 100,
+        "found only {} uses: the scan is broken",
+        uses.len()
+    );
     let mut wrong = Vec::new();
     for (file, id, args) in &uses {
         match ko.get(id) {
@@ -250,7 +266,12 @@ fn arguments_are_filled_and_marks_are_not_added() {
 #[test]
 fn the_locale_picks_the_language() {
     let env = |pairs: &'static [(&'static str, &'static str)]| {
-        move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
     };
     assert_eq!(Lang::from_env(env(&[("LANG", "ko_KR.UTF-8")])), Lang::Ko);
     assert_eq!(Lang::from_env(env(&[("LANG", "en_US.UTF-8")])), Lang::En);

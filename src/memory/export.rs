@@ -241,7 +241,8 @@ pub fn to_text(report: &MeasureReport) -> String {
                         b = format!("{:.0}", c[1]),
                         r2 = format!("{:.5}", f.activations.r2),
                         points = f.activations.points,
-                        slope = format!("{:.0}", f.peak.coefficients.get(1).copied().unwrap_or(0.0))
+                        slope =
+                            format!("{:.0}", f.peak.coefficients.get(1).copied().unwrap_or(0.0))
                     )
                 );
             } else {
@@ -308,7 +309,10 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
         }
         if !series.is_empty() {
             panels.push(Panel {
-                title: t!("plot-measured-memory-title", variable = variable_label(variable)),
+                title: t!(
+                    "plot-measured-memory-title",
+                    variable = variable_label(variable)
+                ),
                 x_label: variable_label(variable),
                 y_label: "MiB".into(),
                 log_x: false,

@@ -55,7 +55,11 @@ impl Availability {
     pub fn explain(&self) -> String {
         match self {
             Availability::Available { python, version } => {
-                t!("torch-available", version = version, python = python.display())
+                t!(
+                    "torch-available",
+                    version = version,
+                    python = python.display()
+                )
             }
             Availability::NoPython { python } => {
                 t!("torch-need-python", python = python.display())

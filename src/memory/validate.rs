@@ -413,7 +413,11 @@ pub fn goal_line(met: bool) -> String {
             "validate-goal",
             median = format!("{:.0}", GOAL_MEDIAN * 100.0),
             worst = format!("{:.0}", GOAL_WORST * 100.0),
-            verdict = if met { t!("goal-met") } else { t!("goal-not-met") }
+            verdict = if met {
+                t!("goal-met")
+            } else {
+                t!("goal-not-met")
+            }
         )
     )
 }

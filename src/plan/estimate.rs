@@ -37,9 +37,7 @@ use crate::units::Bytes;
 /// Parses a parameter count: `7B`, `124M`, `1.5k`, `11_181_642`, `7e9`.
 pub fn parse_count(text: &str) -> Result<u64> {
     let t = text.trim().replace(['_', ','], "");
-    let bad = || {
-        Error::Invalid(t!("params-invalid", given = format!("{text:?}")))
-    };
+    let bad = || Error::Invalid(t!("params-invalid", given = format!("{text:?}")));
     if t.is_empty() || t.starts_with('-') {
         return Err(bad());
     }
@@ -59,10 +57,16 @@ pub fn parse_count(text: &str) -> Result<u64> {
     let value: f64 = number.trim().parse().map_err(|_| bad())?;
     let count = value * scale;
     if !(count.is_finite() && count >= 1.0) {
-        return Err(Error::Invalid(t!("params-zero", given = format!("{text:?}"))));
+        return Err(Error::Invalid(t!(
+            "params-zero",
+            given = format!("{text:?}")
+        )));
     }
     if count > 1e15 {
-        return Err(Error::Invalid(t!("params-too-many", given = format!("{text:?}"))));
+        return Err(Error::Invalid(t!(
+            "params-too-many",
+            given = format!("{text:?}")
+        )));
     }
     Ok(count.round() as u64)
 }
@@ -81,7 +85,10 @@ pub fn parse_memory(text: &str) -> Result<Bytes> {
         Error::Invalid(t!("memory-invalid", given = format!("{text:?}"), error = e))
     })?;
     if value.as_u64() == 0 {
-        return Err(Error::Invalid(t!("memory-zero", given = format!("{text:?}"))));
+        return Err(Error::Invalid(t!(
+            "memory-zero",
+            given = format!("{text:?}")
+        )));
     }
     Ok(Bytes(value.as_u64()))
 }
@@ -177,9 +184,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
             };
             let family = match q.arch.as_deref().map(Family::parse).transpose()? {
                 Some(f) if f.is_transformer() => f,
-                Some(f) => {
-                    return bad(t!("arch-not-transformer", arch = f.name()))
-                }
+                Some(f) => return bad(t!("arch-not-transformer", arch = f.name())),
                 None => Family::Gpt,
             };
             Some(ModelConfig {
@@ -243,9 +248,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         }
         (Some(c), None) => c,
         (None, Some(m)) => m.param_count(),
-        (None, None) => {
-            return bad(t!("model-missing"))
-        }
+        (None, None) => return bad(t!("model-missing")),
     };
     Ok((params, model))
 }

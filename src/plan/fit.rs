@@ -240,12 +240,7 @@ pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catal
                 gpu: true,
                 price: (0.0, 0.0),
                 rates: spec.map(gpu_rates).unwrap_or_else(|| {
-                    crate::plan::timing::Rates::gpu(
-                        5.0,
-                        10.0,
-                        300.0,
-                        t!("fit-unknown-gpu-rates"),
-                    )
+                    crate::plan::timing::Rates::gpu(5.0, 10.0, 300.0, t!("fit-unknown-gpu-rates"))
                 }),
             })
         })
@@ -254,8 +249,8 @@ pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catal
 
 /// The detail of one verdict, for `fit --lesson`.
 pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
-    use std::fmt::Write as _;
     use crate::table::pad;
+    use std::fmt::Write as _;
     let mut out = format!("{} — {}\n", w.id, w.title);
     let _ = writeln!(
         out,
@@ -268,12 +263,13 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
                 .map(|n| t!("fit-trainable", count = n))
                 .unwrap_or_default(),
             dtype = w.dtype.name(),
-            optimizer = w.optimizer.map_or_else(|| t!("fit-no-optimizer"), |o| o.name().to_string()),
+            optimizer = w
+                .optimizer
+                .map_or_else(|| t!("fit-no-optimizer"), |o| o.name().to_string()),
             batch = w.batch,
             mode = w.mode.describe(),
             note = w
-                .note
-                .as_ref()
+                .note_text()
                 .map(|n| format!("\n{}", t!("fit-note", text = n)))
                 .unwrap_or_default()
         )
@@ -292,10 +288,22 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
         out,
         "  {} {}",
         pad(&t!("mem-total"), 16),
-        t!("fit-total-line", total = m.total(), source = m.activations_source)
+        t!(
+            "fit-total-line",
+            total = m.total(),
+            source = m.activations_source
+        )
     );
-    let _ = writeln!(out, "  {}", t!("fit-cuda-context", size = CUDA_CONTEXT_TYPICAL));
-    let _ = writeln!(out, "\n{}", t!("fit-work", flops = format!("{:.3e}", v.flops)));
+    let _ = writeln!(
+        out,
+        "  {}",
+        t!("fit-cuda-context", size = CUDA_CONTEXT_TYPICAL)
+    );
+    let _ = writeln!(
+        out,
+        "\n{}",
+        t!("fit-work", flops = format!("{:.3e}", v.flops))
+    );
     let _ = writeln!(out, "\n{}", t!("fit-targets"));
     for (c, t) in v.cells.iter().zip(targets) {
         let state = if !c.runnable {
@@ -344,7 +352,11 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
     if let (Some(h), Some(g)) = (w.doc_hours, &w.doc_gpu) {
         let _ = writeln!(out, "  {}", t!("fit-doc-says", hours = h, gpu = g));
     }
-    let _ = writeln!(out, "\n{}", t!("fit-recommended", text = recommendation_text(v)));
+    let _ = writeln!(
+        out,
+        "\n{}",
+        t!("fit-recommended", text = recommendation_text(v))
+    );
     if let Some(p) = &v.multi_gpu {
         let _ = writeln!(out, "{}", t!("fit-multi-gpu", text = p.summary()));
         let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -621,18 +633,13 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                     && w.kind == "diffusion-unet"
                     && w.mode == RunMode::Inference);
             let needed = Bytes(mem.total().0 + if t.gpu { CUDA_CONTEXT_TYPICAL.0 } else { 0 });
-            let step = crate::plan::timing::step_time(w, &mem, total_flops, &t.rates, half && t.gpu);
+            let step =
+                crate::plan::timing::step_time(w, &mem, total_flops, &t.rates, half && t.gpu);
             let hours = crate::plan::timing::steps(w) * step.total_s / 3600.0;
             let fits = runnable && needed <= t.memory;
-            let impractical = if !fits {
-                None
-            } else if !t.gpu && hours > CPU_PRACTICAL_HOURS {
-                Some(too_slow_text(&t.name, hours))
-            } else if t.name == COLAB_FREE_T4 && hours > FREE_SESSION_HOURS {
-                Some(too_slow_text(&t.name, hours))
-            } else {
-                None
-            };
+            let too_slow = (!t.gpu && hours > CPU_PRACTICAL_HOURS)
+                || (t.name == COLAB_FREE_T4 && hours > FREE_SESSION_HOURS);
+            let impractical = (fits && too_slow).then(|| too_slow_text(&t.name, hours));
             Cell {
                 target: t.name.clone(),
                 fits,
@@ -721,7 +728,11 @@ pub fn recommendation_text(v: &Verdict) -> String {
     recommendation_sentence(trains_nothing, &v.cells, &v.recommended)
 }
 
-fn recommendation_sentence(trains_nothing: bool, cells: &[Cell], recommended: &Option<String>) -> String {
+fn recommendation_sentence(
+    trains_nothing: bool,
+    cells: &[Cell],
+    recommended: &Option<String>,
+) -> String {
     if trains_nothing {
         return t!("rec-nothing-to-train");
     }

@@ -166,8 +166,8 @@ impl Catalog {
             "gpu-unknown",
             given = format!("{id:?}"),
             guess = names.join(", "),
-            all = 
-            self.gpus
+            all = self
+                .gpus
                 .iter()
                 .map(|g| g.id.as_str())
                 .collect::<Vec<_>>()

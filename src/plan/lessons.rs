@@ -122,8 +122,21 @@ pub struct Workload {
     /// Notes (estimates are said to be).
     #[serde(default)]
     pub note: Option<String>,
+    /// The note in Korean (the learner's language; `note_text` picks).
+    #[serde(default)]
+    pub note_ko: Option<String>,
     /// Where the facts come from.
     pub source: String,
+}
+
+impl Workload {
+    /// The note in the chosen language (English where no Korean is written).
+    pub fn note_text(&self) -> Option<String> {
+        match crate::i18n::current() {
+            crate::i18n::Lang::Ko => self.note_ko.clone().or_else(|| self.note.clone()),
+            crate::i18n::Lang::En => self.note.clone(),
+        }
+    }
 }
 
 /// serde for a lesson's optimizer: "sgd", "momentum", "adamw", or "none".
@@ -247,6 +260,18 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_note_has_its_korean() {
+        for w in shipped() {
+            assert_eq!(
+                w.note.is_some(),
+                w.note_ko.is_some(),
+                "{}: a note needs its Korean (note_ko) in data/lessons.toml",
+                w.id
+            );
+        }
+    }
 
     #[test]
     fn shipped_lessons_are_valid_and_cover_the_catalog() {

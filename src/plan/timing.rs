@@ -257,25 +257,13 @@ pub fn cpu_rates_from_bench(report: &crate::bench::BenchReport) -> Rates {
     );
     let bandwidth = measured_bw.unwrap_or(10.0);
     let elementwise = report.elementwise_gbs.unwrap_or(bandwidth / 2.0);
-    let sizes: Vec<String> = measured.iter().map(|p| format!("{:.0}", p.0)).collect();
     Rates {
-        source: t!(
-            "rates-measured",
-            cpu = report.cpu_model,
-            points = measured
-                .iter()
-                .map(|p| format!("{:.0}", p.1))
-                .collect::<Vec<_>>()
-                .join("/"),
-            sizes = sizes.join("/"),
-            memory = match measured_bw {
-                Some(b) => t!("rates-memory", gbs = format!("{b:.1}")),
-                None => t!("rates-memory-assumed"),
-            },
-            elementwise = match report.elementwise_gbs {
-                Some(e) => t!("rates-elementwise", gbs = format!("{e:.1}")),
-                None => t!("rates-elementwise-assumed", gbs = format!("{elementwise:.1}")),
-            }
+        source: cpu_source(
+            &report.cpu_model,
+            &measured,
+            measured_bw,
+            report.elementwise_gbs,
+            elementwise,
         ),
         measured_f32: measured,
         peak_f32: peak,
@@ -285,6 +273,41 @@ pub fn cpu_rates_from_bench(report: &crate::bench::BenchReport) -> Rates {
         elementwise_gbs: elementwise,
         step_floor_s: CPU_STEP_FLOOR_S,
     }
+}
+
+/// Where a CPU's rates come from, in the chosen language (said again from the numbers when read
+/// from the cache, so a cache written in one language reads in the other).
+fn cpu_source(
+    cpu: &str,
+    measured: &[(f64, f64)],
+    bandwidth: Option<f64>,
+    elementwise: Option<f64>,
+    elementwise_used: f64,
+) -> String {
+    let join = |f: &dyn Fn(&(f64, f64)) -> f64| {
+        measured
+            .iter()
+            .map(|p| format!("{:.0}", f(p)))
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    t!(
+        "rates-measured",
+        cpu = cpu,
+        points = join(&|p| p.1),
+        sizes = join(&|p| p.0),
+        memory = match bandwidth {
+            Some(b) => t!("rates-memory", gbs = format!("{b:.1}")),
+            None => t!("rates-memory-assumed"),
+        },
+        elementwise = match elementwise {
+            Some(e) => t!("rates-elementwise", gbs = format!("{e:.1}")),
+            None => t!(
+                "rates-elementwise-assumed",
+                gbs = format!("{elementwise_used:.1}")
+            ),
+        }
+    )
 }
 
 /// This CPU's rates: from the cache when it is for this CPU and thread count (unless
@@ -299,8 +322,15 @@ pub fn this_cpu_rates(remeasure: bool) -> Rates {
             .and_then(|t| serde_json::from_str::<CpuRatesFile>(&t).ok())
             .filter(|c| c.cpu_model == host.cpu_model && c.threads == threads);
         if let Some(c) = cached {
+            let source = cpu_source(
+                &c.cpu_model,
+                &c.rates.measured_f32,
+                Some(c.rates.bandwidth_gbs),
+                Some(c.rates.elementwise_gbs),
+                c.rates.elementwise_gbs,
+            );
             return Rates {
-                source: t!("rates-cached", source = c.rates.source, path = path.display()),
+                source: t!("rates-cached", source = source, path = path.display()),
                 ..c.rates
             };
         }

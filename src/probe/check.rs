@@ -162,15 +162,22 @@ pub fn render_text(report: &CheckReport) -> String {
     let _ = writeln!(
         out,
         "{blank}{}",
-        t!("check-host-ram", total = h.ram_total, available = h.ram_available)
+        t!(
+            "check-host-ram",
+            total = h.ram_total,
+            available = h.ram_available
+        )
     );
-    let place =
-        crate::plan::session::lines(&h.platform, &report.session, crate::i18n::current());
+    let place = crate::plan::session::lines(&h.platform, &report.session, crate::i18n::current());
     for (i, line) in place.iter().enumerate() {
         let _ = writeln!(
             out,
             "{}{line}",
-            if i == 0 { label("check-place") } else { blank.clone() }
+            if i == 0 {
+                label("check-place")
+            } else {
+                blank.clone()
+            }
         );
     }
 
@@ -216,11 +223,16 @@ pub fn render_text(report: &CheckReport) -> String {
         t!(
             "check-framework-no-cuda",
             version = fw.candle_version,
-            error = fw
-                .init_error
-                .as_ref()
-                .map(|e| e.message.as_str())
-                .unwrap_or("?")
+            // Candle's own words for this refusal are English; the catalogue says the same.
+            error = match &fw.init_error {
+                Some(e)
+                    if e.kind == crate::probe::framework::CudaErrorKind::NotCompiledWithCuda =>
+                {
+                    t!("fw-not-compiled")
+                }
+                Some(e) => e.message.clone(),
+                None => "?".to_string(),
+            }
         )
     };
     let _ = writeln!(out, "{}{line}", label("check-framework"));

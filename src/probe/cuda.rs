@@ -107,9 +107,7 @@ impl PoolMeter {
         let stream = cuda.cuda_stream();
         let ctx = stream.context().clone();
         if !ctx.has_async_alloc() {
-            return Err(Error::Invalid(
-                crate::t!("cuda-no-pool"),
-            ));
+            return Err(Error::Invalid(crate::t!("cuda-no-pool")));
         }
         ctx.bind_to_thread().map_err(candle_core::Error::wrap)?;
         // SAFETY: the device handle comes from a live context.

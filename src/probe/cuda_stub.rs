@@ -56,9 +56,7 @@ pub enum PoolMeter {}
 impl PoolMeter {
     /// Always an error: this binary has no CUDA.
     pub fn new(_device: &Device) -> Result<PoolMeter> {
-        Err(Error::Invalid(
-            crate::t!("cuda-not-built"),
-        ))
+        Err(Error::Invalid(crate::t!("cuda-not-built")))
     }
 
     /// Never called (no value exists).
@@ -88,7 +86,5 @@ pub fn host_copies(
     _floats: usize,
     _budget: std::time::Duration,
 ) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
-    Err(Error::Invalid(
-        crate::t!("cuda-no-host-copies"),
-    ))
+    Err(Error::Invalid(crate::t!("cuda-no-host-copies")))
 }

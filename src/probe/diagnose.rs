@@ -280,9 +280,14 @@ fn driver_failure_finding(failure: &SmiFailure, framework: &FrameworkView) -> Op
         SmiFailure::CannotCommunicate => (Cause::DriverNotLoaded, t!("fix-driver-not-loaded")),
         SmiFailure::VersionMismatch => (Cause::DriverLibraryMismatch, t!("fix-driver-mismatch")),
         SmiFailure::NvmlUnknownError => (Cause::ContainerLostGpu, t!("fix-container-lost-gpu")),
-        SmiFailure::NvmlLibraryMissing => (Cause::DriverLibrariesMissing, t!("fix-driver-libraries-missing")),
+        SmiFailure::NvmlLibraryMissing => (
+            Cause::DriverLibrariesMissing,
+            t!("fix-driver-libraries-missing"),
+        ),
         SmiFailure::NoDevices => (Cause::NoDevices, t!("fix-no-devices")),
-        SmiFailure::PermissionDenied | SmiFailure::CannotStart { .. } => (Cause::SmiPermissionDenied, t!("fix-smi-permission")),
+        SmiFailure::PermissionDenied | SmiFailure::CannotStart { .. } => {
+            (Cause::SmiPermissionDenied, t!("fix-smi-permission"))
+        }
         SmiFailure::TimedOut { .. } => (Cause::SmiTimedOut, t!("fix-smi-timed-out")),
         SmiFailure::Unparseable { .. } => (Cause::SmiUnreadable, t!("fix-smi-unreadable")),
         SmiFailure::Failed { .. } => (Cause::SmiFailed, t!("fix-smi-failed")),
@@ -334,18 +339,40 @@ fn cuda_problem_finding(
     match problem.kind {
         CudaErrorKind::UnsupportedPtx | CudaErrorKind::InsufficientDriver => Finding::new(
             Cause::DriverTooOldForToolkit,
-            t!("diag-ptx-too-new", driver = driver_cuda, toolkit = toolkit, message = problem.message),
+            t!(
+                "diag-ptx-too-new",
+                driver = driver_cuda,
+                toolkit = toolkit,
+                message = problem.message
+            ),
             t!("fix-ptx-too-new", toolkit = toolkit),
         ),
-        CudaErrorKind::MissingKernel if device_cap.is_some_and(|c| !c.supports_bf16()) => Finding::new(
-            Cause::NoBf16,
-            t!("diag-no-bf16-kernels", cc = device_cap.map(|c| c.to_string()).unwrap_or_default()),
-            t!("fix-no-bf16-kernels"),
-        ),
+        CudaErrorKind::MissingKernel if device_cap.is_some_and(|c| !c.supports_bf16()) => {
+            Finding::new(
+                Cause::NoBf16,
+                t!(
+                    "diag-no-bf16-kernels",
+                    cc = device_cap.map(|c| c.to_string()).unwrap_or_default()
+                ),
+                t!("fix-no-bf16-kernels"),
+            )
+        }
         CudaErrorKind::MissingKernel | CudaErrorKind::NoBinaryForGpu => Finding::new(
             Cause::KernelsForOtherArch,
-            t!("diag-kernels-other-arch", built = built_cap, cc = device_cap.map(|c| c.to_string()).unwrap_or_else(|| "?".into()), message = problem.message),
-            t!("fix-kernels-other-arch", cap = device_cap.map(|c| format!("{}{}", c.major, c.minor)).unwrap_or_else(|| "<cc>".into())),
+            t!(
+                "diag-kernels-other-arch",
+                built = built_cap,
+                cc = device_cap
+                    .map(|c| c.to_string())
+                    .unwrap_or_else(|| "?".into()),
+                message = problem.message
+            ),
+            t!(
+                "fix-kernels-other-arch",
+                cap = device_cap
+                    .map(|c| format!("{}{}", c.major, c.minor))
+                    .unwrap_or_else(|| "<cc>".into())
+            ),
         ),
         CudaErrorKind::LibraryNotFound => Finding::new(
             Cause::CudaLibrariesMissing,
@@ -468,7 +495,11 @@ fn judge(
                 if profiles.is_empty() {
                     t!("diag-mig-whole")
                 } else {
-                    t!("diag-mig-slices", count = profiles.len(), profiles = profiles.join(", "))
+                    t!(
+                        "diag-mig-slices",
+                        count = profiles.len(),
+                        profiles = profiles.join(", ")
+                    )
                 },
                 match first {
                     Some(uuid) => t!("fix-mig-pick", uuid = uuid),
@@ -597,17 +628,18 @@ fn judge(
         if gap > MEMORY_TOLERANCE {
             findings.push(Finding::new(
                 Cause::MemoryMismatch,
-                t!("diag-memory-mismatch", smi = smi, cuda = cuda, gap = format!("{:.1}", gap * 100.0)),
+                t!(
+                    "diag-memory-mismatch",
+                    smi = smi,
+                    cuda = cuda,
+                    gap = format!("{:.1}", gap * 100.0)
+                ),
                 t!("fix-memory-mismatch"),
             ));
         }
     }
     if readiness == Readiness::Ready {
-        findings.push(Finding::new(
-            Cause::Ready,
-            t!("diag-ready"),
-            "",
-        ));
+        findings.push(Finding::new(Cause::Ready, t!("diag-ready"), ""));
     }
     GpuVerdict {
         smi_index: gpu.map(|g| g.index),

@@ -183,7 +183,9 @@ impl SmiFailure {
             SmiFailure::NvmlUnknownError => crate::t!("smi-nvml-unknown"),
             SmiFailure::NvmlLibraryMissing => crate::t!("smi-nvml-missing"),
             SmiFailure::PermissionDenied => crate::t!("smi-permission-denied"),
-            SmiFailure::TimedOut { after_s } => crate::t!("smi-timed-out", seconds = format!("{after_s:.1}")),
+            SmiFailure::TimedOut { after_s } => {
+                crate::t!("smi-timed-out", seconds = format!("{after_s:.1}"))
+            }
             SmiFailure::Unparseable { detail } => crate::t!("smi-unparseable", detail = detail),
             SmiFailure::Failed { exit_code, message } => {
                 let how = match exit_code {

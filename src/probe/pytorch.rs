@@ -182,13 +182,18 @@ impl TorchView {
                 "torch-found",
                 version = f.version,
                 python = py,
-                cuda = f.cuda_built.clone().unwrap_or_else(|| t!("torch-cpu-wheel")),
+                cuda = f
+                    .cuda_built
+                    .clone()
+                    .unwrap_or_else(|| t!("torch-cpu-wheel")),
                 available = if f.available { "True" } else { "False" },
                 count = f.devices.len()
             ),
             TorchStatus::NoPython => t!("torch-no-python", python = py),
             TorchStatus::NoTorch { reason } => t!("torch-missing", python = py, reason = reason),
-            TorchStatus::TimedOut => t!("torch-timed-out", python = py, seconds = TIMEOUT.as_secs()),
+            TorchStatus::TimedOut => {
+                t!("torch-timed-out", python = py, seconds = TIMEOUT.as_secs())
+            }
             TorchStatus::Unreadable { reason } => format!("{py}: {reason}"),
         }
     }
@@ -227,7 +232,9 @@ pub fn findings(view: &TorchView, driver: &DriverView) -> Vec<Finding> {
         )),
         (Some(built), false) if gpus > 0 => {
             let too_new = driver_cuda.is_some_and(|d| version_lt(d, built))
-                || f.warnings.iter().any(|w| w.contains("driver on your system is too old"));
+                || f.warnings
+                    .iter()
+                    .any(|w| w.contains("driver on your system is too old"));
             if too_new {
                 out.push(Finding::new(
                     Cause::TorchCudaNewerThanDriver,
@@ -235,7 +242,8 @@ pub fn findings(view: &TorchView, driver: &DriverView) -> Vec<Finding> {
                         "torch-diag-too-new",
                         version = f.version,
                         built = built,
-                        driver = driver_cuda.map_or_else(|| t!("torch-see-warning"), str::to_string)
+                        driver =
+                            driver_cuda.map_or_else(|| t!("torch-see-warning"), str::to_string)
                     ),
                     t!(
                         "torch-fix-too-new",
@@ -261,7 +269,11 @@ pub fn findings(view: &TorchView, driver: &DriverView) -> Vec<Finding> {
         }
         (_, true) if f.devices.len() != gpus && gpus > 0 => out.push(Finding::new(
             Cause::TorchSeesOtherDevices,
-            t!("torch-diag-other-devices", torch = f.devices.len(), gpus = gpus),
+            t!(
+                "torch-diag-other-devices",
+                torch = f.devices.len(),
+                gpus = gpus
+            ),
             t!("torch-fix-other-devices"),
         )),
         _ => {}

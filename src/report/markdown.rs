@@ -45,7 +45,12 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", w("rep-title"));
     let _ = writeln!(out, "- {}: {}", w("rep-date"), f.date);
-    let _ = writeln!(out, "- {}: {}", w("rep-local-gpu"), empty(f.local_gpu.clone()));
+    let _ = writeln!(
+        out,
+        "- {}: {}",
+        w("rep-local-gpu"),
+        empty(f.local_gpu.clone())
+    );
     let _ = writeln!(out, "- {}: {}", w("rep-smi"), f.nvidia_smi);
     let _ = writeln!(out, "- {}: {}", w("rep-framework"), f.framework_cuda);
     // Reports written before gpulab asked PyTorch have no such line.
@@ -58,7 +63,12 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
             let _ = writeln!(out, "  - {} → {}", finding.summary, finding.fix);
         }
     }
-    let _ = writeln!(out, "- {}: {}", w("rep-memory"), empty(f.gpu_memory.clone()));
+    let _ = writeln!(
+        out,
+        "- {}: {}",
+        w("rep-memory"),
+        empty(f.gpu_memory.clone())
+    );
     let _ = writeln!(out, "- {}: {}", w("rep-colab"), yn(f.colab));
     let _ = writeln!(out, "- {}: {}", w("rep-cloud"), yn(f.cloud_gpu));
     // Where this runs, what it costs and how to stop it (or Colab's limits), from the check.
@@ -80,7 +90,12 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
         w("rep-cpu-time"),
         secs(f.cpu_time_s).unwrap_or_else(|| "—".into())
     );
-    let _ = writeln!(out, "- {}: {}", w("rep-gpu-time"), empty(secs(f.gpu_time_s)));
+    let _ = writeln!(
+        out,
+        "- {}: {}",
+        w("rep-gpu-time"),
+        empty(secs(f.gpu_time_s))
+    );
     let _ = writeln!(
         out,
         "- {}: {}",

@@ -72,7 +72,13 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
     let textbook_head = t!("est-col-textbook", recipe = i.precision.recipe());
     let heads: Vec<String> = measured
         .iter()
-        .map(|c| t!("est-col-measured", framework = c.framework.name(), recipe = c.recipe))
+        .map(|c| {
+            t!(
+                "est-col-measured",
+                framework = c.framework.name(),
+                recipe = c.recipe
+            )
+        })
         .collect();
     let rule_head = t!("col-two-byte");
     let mut header = vec!["", rule_head.as_str(), textbook_head.as_str()];
@@ -104,7 +110,9 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
     let rows: [(String, &str, Getter); 4] = [
         (t!("est-row-weights"), "weights", |p| p.weights),
         (t!("est-row-gradients"), "gradients", |p| p.gradients),
-        (t!("est-row-optimizer"), "optimizer state", |p| p.optimizer_state),
+        (t!("est-row-optimizer"), "optimizer state", |p| {
+            p.optimizer_state
+        }),
         (t!("est-row-activations"), "activations", |p| {
             p.activations_and_temporaries()
         }),
@@ -123,11 +131,7 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
         t.push(row);
     }
     if i.on_gpu {
-        let mut row = vec![
-            t!("est-row-context"),
-            dash(),
-            textbook_of("CUDA context"),
-        ];
+        let mut row = vec![t!("est-row-context"), dash(), textbook_of("CUDA context")];
         row.extend(measured.iter().map(|c| c.context.to_string()));
         t.push(row);
     }
@@ -179,8 +183,16 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
     }
     for c in measured {
         let line = match &c.not_measured {
-            Some(why) => t!("est-not-measured-why", framework = c.framework.name(), why = why),
-            None => t!("est-measured-from", framework = c.framework.name(), source = c.source),
+            Some(why) => t!(
+                "est-not-measured-why",
+                framework = c.framework.name(),
+                why = why
+            ),
+            None => t!(
+                "est-measured-from",
+                framework = c.framework.name(),
+                source = c.source
+            ),
         };
         out.push_str(&(line + "\n"));
     }
