@@ -1,5 +1,6 @@
 //! The binary's half: clap's definitions ([`args`]) and the dispatch that turns them into
-//! library calls ([`dispatch`], and [`measure`] for `gpulab measure`'s many modes). Nothing here decides anything a lab or a test also needs.
+//! library calls ([`dispatch`], and [`measure`] for `gpulab measure`'s many modes), with `--help`
+//! in the learner's language ([`help`]). Nothing here decides anything a lab or a test also needs.
 
 // Results go to stdout through these, not print!: print! panics when stdout is a closed pipe
 // (`gpulab fit | head -1`); a failed write here is an error main() ends quietly on.
@@ -18,4 +19,5 @@ macro_rules! sayln {
 
 pub mod args;
 pub mod dispatch;
+pub mod help;
 pub mod measure;

@@ -4,7 +4,7 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 // `measure` reads CPU memory from this allocator's counts (src/memory/alloc.rs); the binary
 // chooses it, not the library (ripgrep's main.rs does the same with its allocator).
@@ -12,7 +12,16 @@ use clap::Parser;
 static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
 
 fn main() -> ExitCode {
-    let cli = cli::args::Cli::parse();
+    // clap's command with its texts in the learner's language (src/cli/help.rs), then the
+    // derive structs filled from what it parsed.
+    let args: Vec<String> = std::env::args().collect();
+    let lang = cli::help::lang_from_args(&args);
+    gpulab::i18n::set(lang);
+    let matches = cli::help::command(lang).get_matches_from(&args);
+    let cli = match cli::args::Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli::dispatch::run(cli) {
         Ok(code) => code,
         // A closed pipe (`gpulab fit | head -1`) ends the output, not the program's success:

@@ -1196,6 +1196,8 @@ fn speaks_korean_everywhere() {
         true,
     );
     with_path("labs", &["labs"], true);
+    with_path("help", &["--help"], true);
+    with_path("help of a command", &["estimate", "--help"], true);
     with_path("hint", &["hint", "1"], true);
     with_path("bad threads", &["bench", "--threads", "0"], false);
     with_path("unknown model", &["estimate", "gpt-5"], false);

@@ -14,18 +14,14 @@ fn time_once(dev: &Device, a: &Tensor, b: &Tensor) -> candle_core::Result<f64> {
 }
 
 fn main() -> anyhow::Result<()> {
-    let n = if gpulab::labs::LabArgs::parse(std::env::args()).fast {
-        256
-    } else {
-        1024
-    };
+    let fast = gpulab::labs::LabArgs::parse(std::env::args()).fast;
+    let n = if fast { 256 } else { 1024 };
     let mut devices = vec![Device::Cpu];
     match Device::new_cuda(0) {
         Ok(gpu) => devices.push(gpu),
         Err(_) => println!("{}\n", t!("lab02-no-gpu")),
     }
     let mut medians = Vec::new();
-    let mut cpu_gflops = 0.0;
     for dev in &devices {
         let a = Tensor::randn(0f32, 1.0, (n, n), dev)?; // random, never zeros
         let b = Tensor::randn(0f32, 1.0, (n, n), dev)?;
@@ -35,30 +31,20 @@ fn main() -> anyhow::Result<()> {
             .collect::<Result<_, _>>()?;
         warm.sort_by(f64::total_cmp);
         let median = warm[warm.len() / 2];
-        let gflops = 2.0 * (n as f64).powi(3) / median / 1e9;
-        println!(
-            "{}",
-            t!(
-                "lab02-line",
-                device = format!("{:?}", dev.location()),
-                n = n,
-                cold = format!("{:.2}", cold * 1e3),
-                median = format!("{:.2}", median * 1e3),
-                gflops = format!("{gflops:.1}")
-            )
-        );
+        let gflops = 2.0 * (n as f64).powi(3) / median / 1e9; // a matmul is 2·n³ FLOPs
+        let ms = |s: f64| format!("{:.2}", s * 1e3);
+        let (d, c, m) = (format!("{:?} n={n}", dev.location()), ms(cold), ms(median));
+        let g = format!("{gflops:.1}");
+        let line = t!("lab02-line", dev = d, cold = c, median = m, gflops = g);
+        println!("{line}");
         medians.push(median);
-        if cpu_gflops == 0.0 {
-            cpu_gflops = gflops;
-        }
     }
     if let [cpu, gpu] = medians[..] {
-        println!(
-            "{}",
-            t!("lab02-speedup", ratio = format!("{:.1}", cpu / gpu))
-        );
+        let ratio = format!("{:.1}", cpu / gpu);
+        println!("{}", t!("lab02-speedup", ratio = ratio));
     }
     // The roofline: does memory or arithmetic set this product's pace on the CPU?
+    let cpu_gflops = 2.0 * (n as f64).powi(3) / medians[0] / 1e9;
     println!("{}", gpulab::bench::roofline::explain_cpu(n, cpu_gflops));
     gpulab::labs::save_result(
         "lab02-matmul-bench",

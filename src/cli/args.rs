@@ -1,5 +1,6 @@
 //! The command line, and nothing else: clap derive structs whose doc comments are the help text.
-//! Only this file knows clap; `app.rs` turns these into library calls.
+//! `help.rs` replaces the texts from the message catalogue; `dispatch.rs` turns these into
+//! library calls.
 
 use std::path::PathBuf;
 
@@ -105,7 +106,7 @@ pub struct FitArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// Include the doc-only recipes (default: yes).
+    /// Leave out the doc-only recipes (they are judged by default).
     #[arg(long)]
     pub no_recipes: bool,
     /// Also judge on this GPU from data/gpus.toml (repeatable: --gpu RTX-3090 --gpu RTX-4090).

@@ -1,0 +1,178 @@
+//! `--help` in the learner's language: clap's command built from the derive structs in
+//! `args.rs`, then every text a person reads — the commands' descriptions, each option's help,
+//! the headings, the defaults — replaced from the message catalogue (data/locales/). Only clap's
+//! own error messages for a mistyped command line stay in English (clap has no catalogue).
+
+use clap::{Arg, Command, CommandFactory};
+
+use super::args::Cli;
+use gpulab::i18n::{self, Lang};
+
+/// The language asked for on the command line (`--lang ko`, `--lang=ko`), else the locale's:
+/// known before clap parses, so the help it prints is already in it.
+pub fn lang_from_args(args: &[String]) -> Lang {
+    let mut asked = None;
+    for (i, a) in args.iter().enumerate() {
+        if let Some(v) = a.strip_prefix("--lang=") {
+            asked = Some(v.to_string());
+        } else if a == "--lang" {
+            asked = args.get(i + 1).cloned();
+        }
+    }
+    asked
+        .and_then(|l| Lang::parse(&l).ok())
+        .unwrap_or_else(Lang::from_locale)
+}
+
+/// The command line, its texts in `lang`.
+pub fn command(lang: Lang) -> Command {
+    let mut cmd = Cli::command();
+    // Built first, so clap's own --help, --version and `help` exist to be translated too.
+    cmd.build();
+    localize(cmd, "gpulab", lang)
+}
+
+fn localize(mut cmd: Command, name: &str, lang: Lang) -> Command {
+    // clap drops a one-line doc comment's final period; the catalogue's texts read the same.
+    let say = |id: &str| {
+        let text = i18n::text(lang, id, &[]);
+        text.strip_suffix('.').map(str::to_string).unwrap_or(text)
+    };
+    if i18n::has(&format!("about-{name}")) {
+        cmd = cmd.about(say(&format!("about-{name}")));
+    } else if name == "help" {
+        cmd = cmd.about(say("help-subcommand-help"));
+    }
+    cmd = cmd
+        .help_template(format!(
+            "{{about-with-newline}}\n{}: {{usage}}\n\n{{all-args}}{{after-help}}",
+            say("help-heading-usage")
+        ))
+        .subcommand_help_heading(say("help-heading-commands"));
+    let ids: Vec<String> = cmd
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in ids {
+        let key = match id.as_str() {
+            "help" => "help-help".to_string(),
+            "version" => "help-version".to_string(),
+            // Global options are described once, under the top command.
+            "quiet" | "lang" => format!("help-gpulab-{id}"),
+            _ => format!("help-{name}-{id}"),
+        };
+        if !i18n::has(&key) {
+            continue;
+        }
+        let heading = say("help-heading-options");
+        let arguments = say("help-heading-arguments");
+        cmd = cmd.mut_arg(&id, |a: Arg| {
+            let text = i18n::text(lang, &key, &[]);
+            let mut help = text.strip_suffix('.').map(str::to_string).unwrap_or(text);
+            // clap prints "[default: …]" in English; the catalogue says it instead.
+            let defaults: Vec<String> = a
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            // (A flag's "false" is no default worth saying.)
+            let a = if defaults.is_empty() || !a.get_action().takes_values() {
+                a
+            } else {
+                help.push(' ');
+                help.push_str(&i18n::text(
+                    lang,
+                    "help-default",
+                    &[("value", defaults.join(","))],
+                ));
+                a.hide_default_value(true)
+            };
+            let heading = if a.is_positional() {
+                arguments
+            } else {
+                heading
+            };
+            a.help(help).help_heading(heading)
+        });
+    }
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for sub in subs {
+        cmd = cmd.mut_subcommand(&sub, |s| localize(s, &sub, lang));
+    }
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every option of every command has its help in the catalogue (both sides, by the
+    /// catalogue's own test), so no English doc comment reaches a Korean `--help`.
+    #[test]
+    fn every_option_has_its_help_in_the_catalogue() {
+        fn walk(cmd: &Command, name: &str, missing: &mut Vec<String>) {
+            if name != "help" && !i18n::has(&format!("about-{name}")) {
+                missing.push(format!("about-{name}"));
+            }
+            for a in cmd.get_arguments() {
+                let id = a.get_id().as_str();
+                let key = match id {
+                    "help" | "version" => format!("help-{id}"),
+                    "quiet" | "lang" => format!("help-gpulab-{id}"),
+                    _ => format!("help-{name}-{id}"),
+                };
+                if !i18n::has(&key) {
+                    missing.push(key);
+                }
+            }
+            for s in cmd.get_subcommands() {
+                walk(s, s.get_name(), missing);
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut missing = Vec::new();
+        walk(&cmd, "gpulab", &mut missing);
+        assert!(
+            missing.is_empty(),
+            "no help in the catalogue for: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn korean_help_is_korean() {
+        let mut cmd = command(Lang::Ko);
+        let top = cmd.render_help().to_string();
+        assert!(
+            top.contains("사용법:") && top.contains("명령:") && top.contains("옵션:"),
+            "{top}"
+        );
+        assert!(!top.contains("Print help"), "{top}");
+        let check = cmd
+            .find_subcommand_mut("check")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(check.contains("[기본값: 10]"), "{check}");
+        assert!(!check.contains("[default:"), "{check}");
+        // English stays what the derive structs say.
+        let mut en = command(Lang::En);
+        assert!(en.render_help().to_string().contains("Usage:"));
+    }
+
+    #[test]
+    fn the_language_is_read_before_parsing() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            lang_from_args(&args(&["gpulab", "--lang", "ko", "check"])),
+            Lang::Ko
+        );
+        assert_eq!(
+            lang_from_args(&args(&["gpulab", "check", "--lang=en"])),
+            Lang::En
+        );
+    }
+}
