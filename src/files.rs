@@ -82,7 +82,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// Parses an embedded TOML catalogue; `file` names it in errors (toml's message carries the line
 /// and column).
 pub fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T> {
-    toml::from_str(text).map_err(|e| Error::Invalid(format!("{file}: {e}")))
+    toml::from_str(text).map_err(|e| Error::Invalid(t!("toml-error", file = file, error = e)))
 }
 
 /// The line (1-based) where `needle` first appears in `text`, for errors about a checked value.

@@ -763,3 +763,33 @@ about-compare = Two reports side by side (e.g. this laptop and a Colab T4).
 about-labs = The labs, with your progress (a lab is done when its result is in data/runs/).
 about-lab = Run a lab's program: an id (1-6), a slug, or next.
 about-hint = Show a lab's hints (default: the next lab's).
+
+## Data files and the PyTorch step (src/plan/lessons.rs, src/plan/gpus.rs, src/memory/torch.rs, src/probe/nvidia_smi.rs)
+data-field = { $file }:{ $line }: { $kind } { $id }, field `{ $field }`: { $why }
+data-duplicate = duplicate id
+data-at-least-one = must be at least 1
+data-trainable = cannot exceed params
+data-heads = d_model must be a multiple of heads
+data-steps = a run that trains or infers needs steps or tokens
+data-positive = must be a positive number
+data-bf16-nonnegative = must be 0 (no bf16) or positive
+data-compute-cap = must look like 8.0
+data-bf16-cap = bf16 throughput must be 0 exactly when compute_cap < 8.0
+data-price = needs 0 <= low <= high
+data-match = needs at least one name fragment
+data-usable = must be positive and at most the memory sold
+data-usable-source = say where the usable size was seen
+data-optimizer = unknown optimizer { $given }: use sgd, momentum, adamw or none
+kind-workload = workload
+kind-gpu = gpu
+toml-error = { $file }: { $error }
+tstep-no-result = the PyTorch step printed no result
+tstep-unreadable = the PyTorch step's result is not readable: { $error }
+tstep-count = the PyTorch step answered { $answered } shapes of { $asked }
+tstep-other-model = PyTorch's model has { $theirs } parameters, gpulab's { $ours }: not the same model
+tstep-family = the PyTorch step builds GPT and Llama models, not { $family }
+tstep-timeout = the PyTorch step did not finish in { $seconds } s; try fewer or smaller shapes
+tstep-failed = the PyTorch step failed (exit { $code }): { $last }
+smi-no-name-column = no name column in header { $header }
+smi-row-fields = row has { $cells } fields, header has { $columns }: { $line }
+smi-index-nan = GPU index { $given } is not a number

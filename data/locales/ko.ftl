@@ -763,3 +763,33 @@ about-compare = 보고서 두 개를 나란히 (예: 이 노트북과 Colab T4).
 about-labs = 실습 목록과 진행 상황 (결과가 data/runs/에 있으면 끝난 실습).
 about-lab = 실습 프로그램을 실행합니다: 번호(1-6), 이름(slug), 또는 next.
 about-hint = 실습의 힌트를 보여 줍니다 (기본값: 다음 실습).
+
+## Data files and the PyTorch step (src/plan/lessons.rs, src/plan/gpus.rs, src/memory/torch.rs, src/probe/nvidia_smi.rs)
+data-field = { $file }:{ $line }: { $kind } { $id }, 필드 `{ $field }`: { $why }
+data-duplicate = 중복된 id
+data-at-least-one = 1 이상이어야 합니다
+data-trainable = params보다 클 수 없습니다
+data-heads = d_model은 heads의 배수여야 합니다
+data-steps = 학습이나 추론을 하는 실행에는 steps나 tokens가 필요합니다
+data-positive = 양수여야 합니다
+data-bf16-nonnegative = 0(bf16 없음)이거나 양수여야 합니다
+data-compute-cap = 8.0 같은 꼴이어야 합니다
+data-bf16-cap = bf16 처리량은 compute_cap < 8.0일 때만 0이어야 합니다
+data-price = 0 <= low <= high여야 합니다
+data-match = 이름 조각이 하나 이상 필요합니다
+data-usable = 양수이고 판매 메모리 이하여야 합니다
+data-usable-source = 사용 가능한 크기를 어디서 봤는지 적으세요
+data-optimizer = 알 수 없는 옵티마이저 { $given }: sgd, momentum, adamw, none 중 하나를 쓰세요
+kind-workload = 작업
+kind-gpu = GPU
+toml-error = { $file }: { $error }
+tstep-no-result = PyTorch 스텝이 결과를 출력하지 않았습니다
+tstep-unreadable = PyTorch 스텝의 결과를 읽을 수 없습니다: { $error }
+tstep-count = PyTorch 스텝이 모양 { $asked }개 중 { $answered }개에만 답했습니다
+tstep-other-model = PyTorch 모델의 파라미터는 { $theirs }개, gpulab 모델은 { $ours }개입니다: 같은 모델이 아닙니다
+tstep-family = PyTorch 스텝은 GPT와 Llama 모델만 만듭니다 ({ $family }은(는) 아님)
+tstep-timeout = PyTorch 스텝이 { $seconds }초 안에 끝나지 않았습니다. 모양을 줄이거나 더 작게 해 보세요
+tstep-failed = PyTorch 스텝이 실패했습니다 (종료 코드 { $code }): { $last }
+smi-no-name-column = 머리줄 { $header }에 name 열이 없습니다
+smi-row-fields = 행에는 필드가 { $cells }개, 머리줄에는 { $columns }개 있습니다: { $line }
+smi-index-nan = GPU 번호 { $given }은(는) 숫자가 아닙니다

@@ -33,7 +33,8 @@ fn main() -> anyhow::Result<()> {
         let median = warm[warm.len() / 2];
         let gflops = 2.0 * (n as f64).powi(3) / median / 1e9; // a matmul is 2·n³ FLOPs
         let ms = |s: f64| format!("{:.2}", s * 1e3);
-        let (d, c, m) = (format!("{:?} n={n}", dev.location()), ms(cold), ms(median));
+        let name = if dev.is_cuda() { "cuda:0" } else { "cpu" };
+        let (d, c, m) = (format!("{name} n={n}"), ms(cold), ms(median));
         let g = format!("{gflops:.1}");
         let line = t!("lab02-line", dev = d, cold = c, median = m, gflops = g);
         println!("{line}");

@@ -94,6 +94,7 @@ const SAME_IN_BOTH: &[&str] = &[
     "col-iqr",
     "check-torch-device",
     "torch-available",
+    "kind-gpu",
 ];
 
 #[test]

@@ -197,14 +197,14 @@ pub fn parse_reply(
         .lines()
         .rev()
         .find(|l| l.trim_start().starts_with('{'))
-        .ok_or_else(|| Error::Invalid("the PyTorch step printed no result".into()))?;
+        .ok_or_else(|| Error::Invalid(t!("tstep-no-result")))?;
     let reply: Reply = serde_json::from_str(line)
-        .map_err(|e| Error::Invalid(format!("the PyTorch step's result is not readable: {e}")))?;
+        .map_err(|e| Error::Invalid(t!("tstep-unreadable", error = e)))?;
     if reply.steps.len() != shapes.len() {
-        return Err(Error::Invalid(format!(
-            "the PyTorch step answered {} shapes of {}",
-            reply.steps.len(),
-            shapes.len()
+        return Err(Error::Invalid(t!(
+            "tstep-count",
+            answered = reply.steps.len(),
+            asked = shapes.len()
         )));
     }
     let steps = reply
@@ -217,10 +217,7 @@ pub fn parse_reply(
                 let p = t.params.max(1) as f64;
                 let expected = m.param_count();
                 if t.params != expected {
-                    return Err(format!(
-                        "PyTorch's model has {} parameters, gpulab's {expected}: not the same model",
-                        t.params
-                    ));
+                    return Err(t!("tstep-other-model", theirs = t.params, ours = expected));
                 }
                 Ok(PhasePeaks {
                     model: m.clone(),
@@ -257,10 +254,7 @@ pub fn run(
     cuda: bool,
 ) -> Result<TorchRun> {
     if let Some(m) = shapes.iter().find(|m| !m.family.is_transformer()) {
-        return Err(Error::Invalid(format!(
-            "the PyTorch step builds GPT and Llama models, not {}",
-            m.family.name()
-        )));
+        return Err(Error::Invalid(t!("tstep-family", family = m.family.name())));
     }
     let dir = tempfile::tempdir().map_err(|source| Error::Io {
         path: std::env::temp_dir(),
@@ -279,22 +273,19 @@ pub fn run(
         path: python.to_path_buf(),
         source,
     })?
-    .ok_or_else(|| {
-        Error::Invalid(format!(
-            "the PyTorch step did not finish in {} s; try fewer or smaller shapes",
-            JOB_TIMEOUT.as_secs()
-        ))
-    })?;
+    .ok_or_else(|| Error::Invalid(t!("tstep-timeout", seconds = JOB_TIMEOUT.as_secs())))?;
     if out.exit_code != Some(0) {
         let last = out
             .stderr
             .lines()
             .rev()
             .find(|l| !l.trim().is_empty())
-            .unwrap_or("no message");
-        return Err(Error::Invalid(format!(
-            "the PyTorch step failed (exit {:?}): {last}",
-            out.exit_code
+            .map(str::to_string)
+            .unwrap_or_else(|| t!("no-message"));
+        return Err(Error::Invalid(t!(
+            "tstep-failed",
+            code = out.exit_code.map_or("?".to_string(), |c| c.to_string()),
+            last = last
         )));
     }
     parse_reply(&out.stdout, shapes, dtype, optimizer)

@@ -99,14 +99,19 @@ impl Catalog {
         let mut seen = std::collections::HashSet::new();
         for g in &parsed.gpu {
             let line = crate::files::line_of(text, &format!("id = \"{}\"", g.id));
-            let bad = |field: &str, why: &str| {
-                Error::Invalid(format!(
-                    "{file}:{line}: gpu {:?}, field `{field}`: {why}",
-                    g.id
+            let bad = |field: &str, why: String| {
+                Error::Invalid(t!(
+                    "data-field",
+                    file = file,
+                    line = line,
+                    kind = t!("kind-gpu"),
+                    id = format!("{:?}", g.id),
+                    field = field,
+                    why = why
                 ))
             };
             if !seen.insert(g.id.to_lowercase()) {
-                return Err(bad("id", "duplicate id"));
+                return Err(bad("id", t!("data-duplicate")));
             }
             for (field, v) in [
                 ("memory_gib", g.memory_gib),
@@ -115,35 +120,29 @@ impl Catalog {
                 ("fp16_tflops", g.fp16_tflops),
             ] {
                 if !(v.is_finite() && v > 0.0) {
-                    return Err(bad(field, "must be a positive number"));
+                    return Err(bad(field, t!("data-positive")));
                 }
             }
             if !(g.bf16_tflops.is_finite() && g.bf16_tflops >= 0.0) {
-                return Err(bad("bf16_tflops", "must be 0 (no bf16) or positive"));
+                return Err(bad("bf16_tflops", t!("data-bf16-nonnegative")));
             }
             let cap = ComputeCap::parse(&g.compute_cap)
-                .ok_or_else(|| bad("compute_cap", "must look like 8.0"))?;
+                .ok_or_else(|| bad("compute_cap", t!("data-compute-cap")))?;
             if cap.supports_bf16() != (g.bf16_tflops > 0.0) {
-                return Err(bad(
-                    "bf16_tflops",
-                    "bf16 throughput must be 0 exactly when compute_cap < 8.0",
-                ));
+                return Err(bad("bf16_tflops", t!("data-bf16-cap")));
             }
             if g.price_usd_hour_low < 0.0 || g.price_usd_hour_high < g.price_usd_hour_low {
-                return Err(bad("price_usd_hour_high", "needs 0 <= low <= high"));
+                return Err(bad("price_usd_hour_high", t!("data-price")));
             }
             if g.matches.is_empty() {
-                return Err(bad("match", "needs at least one name fragment"));
+                return Err(bad("match", t!("data-match")));
             }
             if let Some(mib) = g.usable_mib {
                 if mib == 0 || mib as f64 > g.memory_gib * 1024.0 {
-                    return Err(bad(
-                        "usable_mib",
-                        "must be positive and at most the memory sold",
-                    ));
+                    return Err(bad("usable_mib", t!("data-usable")));
                 }
                 if g.usable_source.as_deref().is_none_or(str::is_empty) {
-                    return Err(bad("usable_source", "say where the usable size was seen"));
+                    return Err(bad("usable_source", t!("data-usable-source")));
                 }
             }
         }

@@ -157,8 +157,9 @@ mod optimizer_or_none {
             "sgd" => Ok(Some(OptimizerKind::Sgd)),
             "momentum" => Ok(Some(OptimizerKind::Momentum)),
             "adamw" => Ok(Some(OptimizerKind::Adamw)),
-            other => Err(serde::de::Error::custom(format!(
-                "unknown optimizer {other:?}: use sgd, momentum, adamw or none"
+            other => Err(serde::de::Error::custom(t!(
+                "data-optimizer",
+                given = format!("{other:?}")
             ))),
         }
     }
@@ -176,34 +177,36 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Workload>> {
     let mut seen = std::collections::HashSet::new();
     for w in &parsed.workload {
         let line = crate::files::line_of(text, &format!("id = \"{}\"", w.id));
-        let bad = |field: &str, why: &str| {
-            Error::Invalid(format!(
-                "{file}:{line}: workload {:?}, field `{field}`: {why}",
-                w.id
+        let bad = |field: &str, why: String| {
+            Error::Invalid(t!(
+                "data-field",
+                file = file,
+                line = line,
+                kind = t!("kind-workload"),
+                id = format!("{:?}", w.id),
+                field = field,
+                why = why
             ))
         };
         if !seen.insert(w.id.clone()) {
-            return Err(bad("id", "duplicate id"));
+            return Err(bad("id", t!("data-duplicate")));
         }
         if w.params == 0 {
-            return Err(bad("params", "must be at least 1"));
+            return Err(bad("params", t!("data-at-least-one")));
         }
         if w.batch == 0 {
-            return Err(bad("batch", "must be at least 1"));
+            return Err(bad("batch", t!("data-at-least-one")));
         }
         if w.trainable_params.is_some_and(|t| t > w.params) {
-            return Err(bad("trainable_params", "cannot exceed params"));
+            return Err(bad("trainable_params", t!("data-trainable")));
         }
         if let (Some(d), Some(h)) = (w.d_model, w.heads) {
             if h == 0 || d % h != 0 {
-                return Err(bad("heads", "d_model must be a multiple of heads"));
+                return Err(bad("heads", t!("data-heads")));
             }
         }
         if w.mode != RunMode::None && w.steps == 0 && w.tokens.is_none() {
-            return Err(bad(
-                "steps",
-                "a run that trains or infers needs steps or tokens",
-            ));
+            return Err(bad("steps", t!("data-steps")));
         }
         for (field, v) in [
             ("flops_per_sample", w.flops_per_sample),
@@ -211,7 +214,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Workload>> {
             ("doc_hours", w.doc_hours),
         ] {
             if v.is_some_and(|x| !(x.is_finite() && x > 0.0)) {
-                return Err(bad(field, "must be a positive number"));
+                return Err(bad(field, t!("data-positive")));
             }
         }
     }

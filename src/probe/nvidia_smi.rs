@@ -397,7 +397,7 @@ pub fn parse_query_csv(text: &str) -> Result<Vec<SmiGpu>, SmiFailure> {
     let col = |name: &str| columns.iter().position(|c| c == name);
     let Some(name_col) = col("name") else {
         return Err(SmiFailure::Unparseable {
-            detail: format!("no name column in header {header:?}"),
+            detail: crate::t!("smi-no-name-column", header = format!("{header:?}")),
         });
     };
     let index_col = col("index");
@@ -406,10 +406,11 @@ pub fn parse_query_csv(text: &str) -> Result<Vec<SmiGpu>, SmiFailure> {
         let cells: Vec<&str> = line.split(',').map(str::trim).collect();
         if cells.len() != columns.len() {
             return Err(SmiFailure::Unparseable {
-                detail: format!(
-                    "row has {} fields, header has {}: {line:?}",
-                    cells.len(),
-                    columns.len()
+                detail: crate::t!(
+                    "smi-row-fields",
+                    cells = cells.len(),
+                    columns = columns.len(),
+                    line = format!("{line:?}")
                 ),
             });
         }
@@ -419,7 +420,7 @@ pub fn parse_query_csv(text: &str) -> Result<Vec<SmiGpu>, SmiFailure> {
             Some(i) => cells[i]
                 .parse::<u32>()
                 .map_err(|_| SmiFailure::Unparseable {
-                    detail: format!("GPU index {:?} is not a number", cells[i]),
+                    detail: crate::t!("smi-index-nan", given = format!("{:?}", cells[i])),
                 })?,
             None => row as u32,
         };
