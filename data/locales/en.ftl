@@ -793,3 +793,12 @@ tstep-failed = the PyTorch step failed (exit { $code }): { $last }
 smi-no-name-column = no name column in header { $header }
 smi-row-fields = row has { $cells } fields, header has { $columns }: { $line }
 smi-index-nan = GPU index { $given } is not a number
+
+## Stopping the meter (src/probe/platform.rs) and fitting (src/memory/empirical.rs)
+stop-colab = Runtime > Disconnect and delete runtime
+stop-kaggle = Run > Stop session (the weekly GPU quota keeps counting otherwise)
+stop-digitalocean = doctl compute droplet delete { $id } (a powered-off Droplet is still billed)
+stop-hetzner = hcloud server delete { $id } (a stopped server is still billed)
+fit-no-steps = no measured steps to fit a memory model on
+fit-mixed-steps = a memory model is fitted on steps of one family, dtype and optimizer
+fit-too-alike = cannot fit the { $family } memory model: { $count } calibration shapes are too few or too alike

@@ -793,3 +793,12 @@ tstep-failed = PyTorch 스텝이 실패했습니다 (종료 코드 { $code }): {
 smi-no-name-column = 머리줄 { $header }에 name 열이 없습니다
 smi-row-fields = 행에는 필드가 { $cells }개, 머리줄에는 { $columns }개 있습니다: { $line }
 smi-index-nan = GPU 번호 { $given }은(는) 숫자가 아닙니다
+
+## Stopping the meter (src/probe/platform.rs) and fitting (src/memory/empirical.rs)
+stop-colab = 런타임 > 런타임 연결 해제 및 삭제
+stop-kaggle = Run > Stop session (그러지 않으면 주간 GPU 할당량이 계속 줄어듭니다)
+stop-digitalocean = doctl compute droplet delete { $id } (전원을 끈 Droplet도 과금됩니다)
+stop-hetzner = hcloud server delete { $id } (멈춘 서버도 과금됩니다)
+fit-no-steps = 메모리 모델을 맞출 측정 스텝이 없습니다
+fit-mixed-steps = 메모리 모델은 계열, 자료형, 옵티마이저가 하나인 스텝들로 맞춥니다
+fit-too-alike = { $family } 메모리 모델을 맞출 수 없습니다: 보정용 모양 { $count }개가 너무 적거나 너무 비슷합니다

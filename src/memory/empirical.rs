@@ -396,21 +396,19 @@ impl StepModel {
     pub fn fit(steps: &[PhasePeaks]) -> Result<StepModel> {
         let first = steps
             .first()
-            .ok_or_else(|| Error::Invalid("no measured steps to fit a memory model on".into()))?;
+            .ok_or_else(|| Error::Invalid(t!("fit-no-steps")))?;
         let (family, dtype, optimizer) = (first.model.family, first.dtype, first.optimizer);
         if steps
             .iter()
             .any(|m| m.model.family != family || m.dtype != dtype || m.optimizer != optimizer)
         {
-            return Err(Error::Invalid(
-                "a memory model is fitted on steps of one family, dtype and optimizer".into(),
-            ));
+            return Err(Error::Invalid(t!("fit-mixed-steps")));
         }
         let too_alike = || {
-            Error::Invalid(format!(
-                "cannot fit the {} memory model: {} calibration shapes are too few or too alike",
-                family.name(),
-                steps.len()
+            Error::Invalid(t!(
+                "fit-too-alike",
+                family = family.name(),
+                count = steps.len()
             ))
         };
         let shape_terms: Vec<HashMap<&'static str, f64>> =

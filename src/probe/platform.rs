@@ -213,12 +213,9 @@ impl Platform {
                 .unwrap_or_else(|| placeholder.to_string())
         };
         Some(match self.provider? {
-            Provider::Colab => {
-                "Runtime > Disconnect and delete runtime (런타임 > 런타임 연결 해제 및 삭제)".into()
-            }
-            Provider::Kaggle => {
-                "Run > Stop session (the weekly GPU quota keeps counting otherwise)".into()
-            }
+            // Colab's and Kaggle's menus are named as the learner's interface shows them.
+            Provider::Colab => t!("stop-colab"),
+            Provider::Kaggle => t!("stop-kaggle"),
             Provider::Aws => format!(
                 "aws ec2 stop-instances --instance-ids {}",
                 id("<instance-id>")
@@ -230,14 +227,9 @@ impl Platform {
                 "oci compute instance action --action STOP --instance-id <ocid>".into()
             }
             Provider::Alibaba => "aliyun ecs StopInstance --InstanceId <instance-id>".into(),
-            Provider::DigitalOcean => {
-                // A powered-off Droplet is still billed: destroy it (after saving a snapshot).
-                "doctl compute droplet delete <droplet-id> (a powered-off Droplet is still billed)"
-                    .into()
-            }
-            Provider::Hetzner => {
-                "hcloud server delete <server> (a stopped server is still billed)".into()
-            }
+            // A powered-off Droplet is still billed: destroy it (after saving a snapshot).
+            Provider::DigitalOcean => t!("stop-digitalocean", id = "<droplet-id>"),
+            Provider::Hetzner => t!("stop-hetzner", id = "<server>"),
             Provider::RunPod => format!("runpodctl stop pod {}", id("<pod-id>")),
             Provider::VastAi => format!("vastai stop instance {}", id("<instance-id>")),
         })
