@@ -1221,11 +1221,32 @@ fn speaks_korean_everywhere() {
         .arg(&report)
         .arg(fixture("../report/cpu-1thread.json"));
     runs.push(("compare", cmd, true));
+    // PyTorch's view: a CPU-only wheel beside the driver's GPUs (a recorded probe answer).
+    let python = out_dir.path().join("probe-python");
+    fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\ncat {}/data/fixtures/torch-probe/cpu-only-wheel.json\n",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&python, fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let mut cmd = fake.gpulab();
     cmd.env_remove("LC_ALL")
         .env("LANG", "ko_KR.UTF-8")
-        .args(["check", "--no-torch"]);
-    runs.push(("check with GPUs", cmd, true));
+        .args(["check", "--python"])
+        .arg(&python);
+    runs.push(("check with GPUs and PyTorch", cmd, true));
+    // The PyTorch step fitted and judged from recorded outputs.
+    let torch_dir = tempfile::tempdir().unwrap();
+    let mut cmd = torch_validate(&fake_python(torch_dir.path(), true));
+    cmd.env_remove("LC_ALL").env("LANG", "ko_KR.UTF-8");
+    runs.push(("measure --pytorch --validate", cmd, true));
 
     let english = catalogue_english();
     let mut leaks = Vec::new();

@@ -72,12 +72,12 @@ diag-build-no-cuda-gpu = 이 빌드에는 CUDA가 없어서 이 GPU를 쓸 수 �
 diag-bf16-check-failed = bf16 확인 실패
 diag-gpu-busy = { $total } 중 { $free }만 비어 있습니다: 나머지는 다른 프로세스가 쓰고 있습니다
 fix-gpu-busy = `nvidia-smi`로 누가 쓰는지 보고, 학습 전에 멈추세요
-diag-no-bf16 = compute capability { $cc }는 bf16을 지원하지 않습니다
+diag-no-bf16 = compute capability { $cc }은(는) bf16을 지원하지 않습니다
 fix-no-bf16 = 여기서는 f32나 f16으로 학습하세요. bf16은 compute capability 8.0 이상(A100, RTX 30xx 이후)이 필요합니다
 diag-kernels-newer = 커널이 compute capability { $built }용으로 빌드되어 이 GPU의 { $cc }보다 새롭습니다
 fix-rebuild-cap = CUDA_COMPUTE_CAP={ $cap }로 다시 빌드하세요
 diag-memory-mismatch = nvidia-smi는 { $smi }라고 하는데 CUDA는 { $cuda }를 봅니다 ({ $gap } % 차이. 드라이버 예약분으로는 몇 %만 설명됩니다)
-fix-memory-mismatch = 두 view가 같은 GPU인지(CUDA_DEVICE_ORDER=PCI_BUS_ID), MIG 조각이나 vGPU인지 확인하세요
+fix-memory-mismatch = nvidia-smi와 CUDA가 같은 GPU를 보는지(CUDA_DEVICE_ORDER=PCI_BUS_ID), MIG 조각이나 vGPU인지 확인하세요
 diag-ready = 장치를 열었고 f32와 bf16 행렬곱이 실행되어 CPU 기준값과 일치했습니다
 
 ## The driver's failures (src/probe/nvidia_smi.rs)
@@ -105,7 +105,7 @@ cuda-matmul-off = 행렬곱 결과가 { $error }만큼 틀렸습니다 (허용 �
 torch-no-result = 검사 스크립트가 결과를 출력하지 않았습니다
 torch-unreadable = 검사 스크립트의 결과를 읽을 수 없습니다: { $error }
 torch-no-version = 검사 결과에 torch 버전이 없습니다
-torch-found = torch { $version } ({ $python }) · CUDA { $cuda }로 빌드 · is_available() { $available } · 장치 { $count }개
+torch-found = torch { $version } ({ $python }) · 빌드 CUDA { $cuda } · is_available() { $available } · 장치 { $count }개
 torch-cpu-wheel = 없음 (CPU 전용 wheel)
 torch-no-python = { $python }에 python이 없습니다 (다른 환경을 보려면 --python PATH)
 torch-missing = { $python }에 torch가 없습니다 ({ $reason }): 이후 강의에는 `pip install torch`가 필요합니다
@@ -370,7 +370,7 @@ shape-invalid = 크기 { $given }은(는) N이나 MxKxN 꼴이 아닙니다 (예
 shape-zero = 크기 { $given }에 0인 차원이 있습니다
 bench-cannot-open = { $device }을(를) 열 수 없습니다: { $error }
 bench-datasheet-peak = 데이터시트: { $name } ({ $source })
-point-no-bf16 = compute capability { $cc }는 bf16을 지원하지 않습니다 (8.0 이상 필요)
+point-no-bf16 = compute capability { $cc }은(는) bf16을 지원하지 않습니다 (8.0 이상 필요)
 point-no-room = { $needed }이(가) 필요한데 { $device }에는 { $free }만 비어 있습니다
 point-oom = 메모리 부족: { $message }
 point-no-avx2 = gpulab-avx2 커널에는 AVX2와 FMA가 필요한데 이 CPU에는 없습니다: --cpu-kernel candle을 쓰세요
@@ -479,7 +479,7 @@ meter-cpu = 세는 할당자 (프로세스의 모든 힙 바이트)
 meter-cuda = CUDA 스트림 순서 풀: USED_MEM_CURRENT / USED_MEM_HIGH
 loss-broken = loss가 { $loss }입니다: 이 설정에서 { $dtype } 학습은 수치적으로 망가졌습니다
 lean-step-name = { $model } (가벼운 스텝)
-preflight-no-bf16 = { $device }의 compute capability { $cc }는 bf16을 지원하지 않습니다: --dtype f32나 f16을 쓰세요
+preflight-no-bf16 = { $device }의 compute capability { $cc }은(는) bf16을 지원하지 않습니다: --dtype f32나 f16을 쓰세요
 preflight-too-big = { $dtype }, { $optimizer }의 { $model }에는 대략 { $estimate }가 필요한데 { $device }에는 { $free }만 비어 있습니다: 배치나 모델 크기를 줄이세요
 ledger-weights = 가중치
 ledger-optimizer-state = 옵티마이저 상태
