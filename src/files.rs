@@ -71,6 +71,27 @@ impl Header {
     }
 }
 
+/// The error for one field of one entry of a data file (data/gpus.toml, data/lessons.toml):
+/// where it is, which entry and field, and why the value cannot be.
+pub fn field_error(
+    file: &str,
+    line: usize,
+    kind: String,
+    id: &str,
+    field: &str,
+    why: String,
+) -> Error {
+    Error::Invalid(t!(
+        "data-field",
+        file = file,
+        line = line,
+        kind = kind,
+        id = format!("{id:?}"),
+        field = field,
+        why = why
+    ))
+}
+
 /// Reads a whole text file; the error names the path and what to do.
 pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|source| Error::Io {

@@ -45,11 +45,20 @@ impl Table {
     /// A table whose alignment is spelled as letters, one per column: `l` left, `r` right
     /// (e.g. "llrr" for two text columns and two numbers).
     pub fn aligned(header: &[&str], spec: &str) -> Table {
+        Table::titled(header.iter().map(|h| h.to_string()).collect(), spec)
+    }
+
+    /// The same with the header already made (its names come from the message catalogue).
+    pub fn titled(header: Vec<String>, spec: &str) -> Table {
         let align: Vec<Align> = spec
             .chars()
             .map(|c| if c == 'r' { Align::Right } else { Align::Left })
             .collect();
-        Table::new(header, &align)
+        Table {
+            header,
+            align,
+            rows: Vec::new(),
+        }
     }
 
     /// Adds a row.

@@ -24,21 +24,22 @@ fn opt<T>(value: Option<T>, f: impl Fn(T) -> String) -> String {
 
 /// The results as people read them (terminal and Markdown).
 pub fn results_table(report: &BenchReport) -> Table {
-    let header = [
-        t!("col-device"),
-        t!("col-dtype"),
-        t!("col-size"),
-        t!("col-median-ms"),
-        t!("col-range-ms"),
-        t!("col-iqr"),
-        t!("col-outliers"),
-        t!("col-gflops"),
-        t!("col-peak-share"),
-        t!("col-cold-ms"),
-        t!("col-check"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "llrrrrrrrrl");
+    let mut t = Table::titled(
+        vec![
+            t!("col-device"),
+            t!("col-dtype"),
+            t!("col-size"),
+            t!("col-median-ms"),
+            t!("col-range-ms"),
+            t!("col-iqr"),
+            t!("col-outliers"),
+            t!("col-gflops"),
+            t!("col-peak-share"),
+            t!("col-cold-ms"),
+            t!("col-check"),
+        ],
+        "llrrrrrrrrl",
+    );
     for r in &report.results {
         t.push(row(r));
     }
@@ -74,15 +75,16 @@ fn row(r: &PointResult) -> Vec<String> {
 
 /// Speedups over the CPU.
 pub fn speedup_table(report: &BenchReport) -> Table {
-    let header = [
-        t!("col-device"),
-        t!("col-dtype"),
-        t!("col-size"),
-        t!("col-speedup"),
-        t!("col-spread"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "llrrr");
+    let mut t = Table::titled(
+        vec![
+            t!("col-device"),
+            t!("col-dtype"),
+            t!("col-size"),
+            t!("col-speedup"),
+            t!("col-spread"),
+        ],
+        "llrrr",
+    );
     for s in &report.speedups {
         t.push(vec![
             s.device.to_string(),
@@ -203,18 +205,19 @@ fn host_copies_note(report: &BenchReport) -> String {
 
 /// Bandwidth figures: device, what moved, GB/s median and best, datasheet and fraction.
 pub fn bandwidth_table(report: &BenchReport) -> Table {
-    let header = [
-        t!("col-device"),
-        t!("col-transfer"),
-        "MiB".to_string(),
-        "GB/s".to_string(),
-        t!("col-best-gbs"),
-        t!("col-datasheet"),
-        t!("col-of-datasheet"),
-        t!("col-note"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "llrrrrrl");
+    let mut t = Table::titled(
+        vec![
+            t!("col-device"),
+            t!("col-transfer"),
+            "MiB".to_string(),
+            "GB/s".to_string(),
+            t!("col-best-gbs"),
+            t!("col-datasheet"),
+            t!("col-of-datasheet"),
+            t!("col-note"),
+        ],
+        "llrrrrrl",
+    );
     for b in &report.bandwidth {
         let f = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.1}"));
         t.push(vec![

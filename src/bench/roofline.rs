@@ -135,7 +135,7 @@ pub fn rows(report: &BenchReport) -> Vec<RooflineRow> {
 
 /// The roofline as a table: one row per point, and one line per device × dtype naming the ridge.
 pub fn to_text(report: &BenchReport) -> String {
-    use crate::table::{Align, Table};
+    use crate::table::Table;
     let rows = rows(report);
     if rows.is_empty() {
         return String::new();
@@ -156,29 +156,18 @@ pub fn to_text(report: &BenchReport) -> String {
             )
         ));
     }
-    let header = [
-        t!("col-device"),
-        t!("col-dtype"),
-        t!("col-size"),
-        t!("col-intensity"),
-        t!("col-gflops"),
-        t!("col-roof"),
-        t!("col-bound"),
-        t!("col-of-roof"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::new(
-        &refs,
-        &[
-            Align::Left,
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Left,
-            Align::Right,
+    let mut t = Table::titled(
+        vec![
+            t!("col-device"),
+            t!("col-dtype"),
+            t!("col-size"),
+            t!("col-intensity"),
+            t!("col-gflops"),
+            t!("col-roof"),
+            t!("col-bound"),
+            t!("col-of-roof"),
         ],
+        "llrrrrlr",
     );
     for r in &rows {
         t.push(vec![

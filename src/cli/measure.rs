@@ -329,19 +329,20 @@ fn measure_torch_shapes(
         .iter()
         .find(|(c, _)| c.framework == gpulab::memory::calibration::Framework::Pytorch);
     let mut rows = Vec::new();
-    let header = [
-        t!("col-shape"),
-        t!("col-dtype"),
-        t!("col-optimizer"),
-        t!("col-forward"),
-        t!("col-backward-peak"),
-        t!("col-step-peak"),
-        t!("col-peak"),
-        t!("col-model-predicts"),
-        t!("col-error"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut table = gpulab::table::Table::aligned(&refs, "lllrrrrrr");
+    let mut table = gpulab::table::Table::titled(
+        vec![
+            t!("col-shape"),
+            t!("col-dtype"),
+            t!("col-optimizer"),
+            t!("col-forward"),
+            t!("col-backward-peak"),
+            t!("col-step-peak"),
+            t!("col-peak"),
+            t!("col-model-predicts"),
+            t!("col-error"),
+        ],
+        "lllrrrrrr",
+    );
     for &family in families {
         let m = shape(args, family)?;
         for d in &args.dtype {

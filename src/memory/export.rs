@@ -12,7 +12,7 @@ use super::suite::{fits, grid_step, Purpose, StepResult, SweepFit};
 use crate::dtype::name as dtype_name;
 use crate::memory::models::Family;
 use crate::memory::optim::OptimizerKind;
-use crate::table::{Align, Table};
+use crate::table::Table;
 
 /// Version of the measure JSON layout.
 pub const MEASURE_REPORT_VERSION: u32 = 1;
@@ -67,20 +67,21 @@ pub fn model_states_per_param(m: &StepMeasurement) -> f64 {
 
 /// The bytes-per-parameter table: one row per dtype × optimizer, from one family's grid.
 pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
-    let header = [
-        t!("col-dtype"),
-        t!("col-optimizer"),
-        t!("col-weights"),
-        t!("col-grads"),
-        t!("col-opt-state"),
-        t!("col-measured-total"),
-        t!("col-two-byte"),
-        t!("col-textbook"),
-        t!("col-vs-textbook"),
-        t!("col-peak-per-param"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "llrrrrrrrr");
+    let mut t = Table::titled(
+        vec![
+            t!("col-dtype"),
+            t!("col-optimizer"),
+            t!("col-weights"),
+            t!("col-grads"),
+            t!("col-opt-state"),
+            t!("col-measured-total"),
+            t!("col-two-byte"),
+            t!("col-textbook"),
+            t!("col-vs-textbook"),
+            t!("col-peak-per-param"),
+        ],
+        "llrrrrrrrr",
+    );
     for r in results
         .iter()
         .filter(|r| r.purpose == Purpose::Grid && r.config.model.family == family)
@@ -120,15 +121,16 @@ pub fn per_param_table(results: &[StepResult], family: Family) -> Table {
 
 /// Phases of one step: live before/after, peak and transient bytes.
 pub fn phase_table(m: &StepMeasurement) -> Table {
-    let header = [
-        t!("col-phase"),
-        t!("col-live-after"),
-        t!("col-peak"),
-        t!("col-temporaries"),
-        "ms".to_string(),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "lrrrr");
+    let mut t = Table::titled(
+        vec![
+            t!("col-phase"),
+            t!("col-live-after"),
+            t!("col-peak"),
+            t!("col-temporaries"),
+            "ms".to_string(),
+        ],
+        "lrrrr",
+    );
     for p in &m.phases {
         t.push(vec![
             p.phase.label(),
@@ -143,9 +145,10 @@ pub fn phase_table(m: &StepMeasurement) -> Table {
 
 /// The ledger at the peak.
 pub fn ledger_table(m: &StepMeasurement) -> Table {
-    let header = [t!("col-at-peak"), t!("col-bytes"), t!("col-share")];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::new(&refs, &[Align::Left, Align::Right, Align::Right]);
+    let mut t = Table::titled(
+        vec![t!("col-at-peak"), t!("col-bytes"), t!("col-share")],
+        "lrr",
+    );
     let peak = m.ledger.measured_peak.0.max(1) as f64;
     for row in &m.ledger.rows {
         t.push(vec![
@@ -329,18 +332,19 @@ pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
 /// step (graph and non-parameters' gradients dropped before the update, lean optimizers): the
 /// peak, where it falls, and what the lean step saves.
 pub fn lean_table(pairs: &[(StepMeasurement, StepMeasurement)]) -> Table {
-    let header = [
-        t!("col-step"),
-        t!("col-dtype"),
-        t!("col-optimizer"),
-        t!("col-ordinary-peak"),
-        t!("col-in"),
-        t!("col-lean-peak"),
-        t!("col-in"),
-        t!("col-saved"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "lllrlrlr");
+    let mut t = Table::titled(
+        vec![
+            t!("col-step"),
+            t!("col-dtype"),
+            t!("col-optimizer"),
+            t!("col-ordinary-peak"),
+            t!("col-in"),
+            t!("col-lean-peak"),
+            t!("col-in"),
+            t!("col-saved"),
+        ],
+        "lllrlrlr",
+    );
     for (ordinary, lean) in pairs {
         let (a, b) = (ordinary.ledger.measured_peak, lean.ledger.measured_peak);
         t.push(vec![

@@ -433,18 +433,19 @@ pub fn summary(errors: &[f64]) -> (f64, f64) {
 /// The validation table.
 pub fn table(rows: &[ValidationRow]) -> crate::table::Table {
     use crate::table::Table;
-    let header = [
-        t!("col-held-out"),
-        t!("col-measured"),
-        "gpulab".to_string(),
-        t!("col-error"),
-        t!("col-two-byte"),
-        t!("col-error"),
-        t!("col-textbook"),
-        t!("col-error"),
-    ];
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = Table::aligned(&refs, "lrrrrrrr");
+    let mut t = Table::titled(
+        vec![
+            t!("col-held-out"),
+            t!("col-measured"),
+            "gpulab".to_string(),
+            t!("col-error"),
+            t!("col-two-byte"),
+            t!("col-error"),
+            t!("col-textbook"),
+            t!("col-error"),
+        ],
+        "lrrrrrrr",
+    );
     for r in rows {
         let pct = |p: Bytes| format!("{:+.1}%", r.error(p) * 100.0);
         t.push(vec![

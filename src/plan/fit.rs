@@ -808,17 +808,15 @@ fn recommend(w: &Workload, targets: &[Target], cells: &[Cell]) -> Option<String>
 
 /// The compact table: one row per workload.
 pub fn table(verdicts: &[Verdict]) -> crate::table::Table {
-    use crate::table::{Align, Table};
+    use crate::table::Table;
     let mut header: Vec<String> = vec![t!("col-lesson"), t!("col-needs")];
     if let Some(v) = verdicts.first() {
         header.extend(v.cells.iter().map(|c| target_label(&c.target)));
     }
     header.push(t!("col-recommended"));
-    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut align = vec![Align::Left, Align::Right];
-    align.extend(std::iter::repeat_n(Align::Right, header.len() - 3));
-    align.push(Align::Left);
-    let mut t = Table::new(&refs, &align);
+    // Lesson and recommendation read left to right; sizes and cells line up on the right.
+    let spec = format!("l{}l", "r".repeat(header.len() - 2));
+    let mut t = Table::titled(header, &spec);
     for v in verdicts {
         let mut row = vec![v.id.clone(), v.memory.total().to_string()];
         for c in &v.cells {

@@ -100,15 +100,7 @@ impl Catalog {
         for g in &parsed.gpu {
             let line = crate::files::line_of(text, &format!("id = \"{}\"", g.id));
             let bad = |field: &str, why: String| {
-                Error::Invalid(t!(
-                    "data-field",
-                    file = file,
-                    line = line,
-                    kind = t!("kind-gpu"),
-                    id = format!("{:?}", g.id),
-                    field = field,
-                    why = why
-                ))
+                crate::files::field_error(file, line, t!("kind-gpu"), &g.id, field, why)
             };
             if !seen.insert(g.id.to_lowercase()) {
                 return Err(bad("id", t!("data-duplicate")));

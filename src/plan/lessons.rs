@@ -178,15 +178,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Workload>> {
     for w in &parsed.workload {
         let line = crate::files::line_of(text, &format!("id = \"{}\"", w.id));
         let bad = |field: &str, why: String| {
-            Error::Invalid(t!(
-                "data-field",
-                file = file,
-                line = line,
-                kind = t!("kind-workload"),
-                id = format!("{:?}", w.id),
-                field = field,
-                why = why
-            ))
+            crate::files::field_error(file, line, t!("kind-workload"), &w.id, field, why)
         };
         if !seen.insert(w.id.clone()) {
             return Err(bad("id", t!("data-duplicate")));
