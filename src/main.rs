@@ -17,7 +17,17 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let lang = cli::help::lang_from_args(&args);
     gpulab::i18n::set(lang);
-    let matches = cli::help::command(lang).get_matches_from(&args);
+    let matches = match cli::help::command(lang).try_get_matches_from(&args) {
+        Ok(m) => m,
+        // --help and --version arrive here too: clap prints them (already in the language).
+        Err(e) => match (lang, cli::help::korean_error(&e)) {
+            (gpulab::i18n::Lang::Ko, Some(text)) => {
+                eprintln!("{text}");
+                return ExitCode::from(2);
+            }
+            _ => e.exit(),
+        },
+    };
     let cli = match cli::args::Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

@@ -802,3 +802,13 @@ stop-hetzner = hcloud server delete { $id } (a stopped server is still billed)
 fit-no-steps = no measured steps to fit a memory model on
 fit-mixed-steps = a memory model is fitted on steps of one family, dtype and optimizer
 fit-too-alike = cannot fit the { $family } memory model: { $count } calibration shapes are too few or too alike
+
+## clap's parse errors, said in Korean (src/cli/help.rs; English keeps clap's own)
+cli-unknown-argument = unexpected argument { $arg } found
+cli-unknown-command = unrecognized subcommand { $command }
+cli-invalid-value = invalid value { $value } for { $arg }
+cli-value-needed = a value is required for { $arg } but none was supplied
+cli-missing = the following required arguments were not provided: { $args }
+cli-conflict = { $arg } cannot be used with { $other }
+cli-suggest = tip: a similar one exists: { $suggestion }
+cli-more = For more information, try '--help'.

@@ -802,3 +802,13 @@ stop-hetzner = hcloud server delete { $id } (멈춘 서버도 과금됩니다)
 fit-no-steps = 메모리 모델을 맞출 측정 스텝이 없습니다
 fit-mixed-steps = 메모리 모델은 계열, 자료형, 옵티마이저가 하나인 스텝들로 맞춥니다
 fit-too-alike = { $family } 메모리 모델을 맞출 수 없습니다: 보정용 모양 { $count }개가 너무 적거나 너무 비슷합니다
+
+## clap's parse errors, said in Korean (src/cli/help.rs; English keeps clap's own)
+cli-unknown-argument = 알 수 없는 인자 { $arg }
+cli-unknown-command = 알 수 없는 명령 { $command }
+cli-invalid-value = { $arg }에 쓸 수 없는 값 { $value }
+cli-value-needed = { $arg }에는 값이 필요한데 주지 않았습니다
+cli-missing = 꼭 필요한 인자가 빠졌습니다: { $args }
+cli-conflict = { $arg }은(는) { $other }와(과) 함께 쓸 수 없습니다
+cli-suggest = 도움말: 비슷한 것이 있습니다: { $suggestion }
+cli-more = 자세한 내용은 '--help'로 보세요.

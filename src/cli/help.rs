@@ -1,7 +1,7 @@
 //! `--help` in the learner's language: clap's command built from the derive structs in
 //! `args.rs`, then every text a person reads — the commands' descriptions, each option's help,
-//! the headings, the defaults — replaced from the message catalogue (data/locales/). Only clap's
-//! own error messages for a mistyped command line stay in English (clap has no catalogue).
+//! the headings, the defaults — replaced from the message catalogue (data/locales/); and the parse
+//! errors a learner meets said in Korean (clap has no catalogue: English keeps clap's wording).
 
 use clap::{Arg, Command, CommandFactory};
 
@@ -105,6 +105,63 @@ fn localize(mut cmd: Command, name: &str, lang: Lang) -> Command {
     cmd
 }
 
+/// clap's parse error in Korean, for the kinds a learner meets (a mistyped option or command, a
+/// bad or missing value, two options that exclude each other); None leaves clap's own (English)
+/// text, which English runs always use.
+pub fn korean_error(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ErrorKind};
+    let get = |kind: ContextKind| e.get(kind).map(|v| v.to_string()).unwrap_or_default();
+    let ko = |id: &str, args: &[(&str, String)]| i18n::text(Lang::Ko, id, args);
+    let main = match e.kind() {
+        ErrorKind::UnknownArgument => ko(
+            "cli-unknown-argument",
+            &[("arg", get(ContextKind::InvalidArg))],
+        ),
+        ErrorKind::InvalidSubcommand => ko(
+            "cli-unknown-command",
+            &[("command", get(ContextKind::InvalidSubcommand))],
+        ),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation
+            if e.get(ContextKind::InvalidValue)
+                .is_some_and(|v| !v.to_string().is_empty()) =>
+        {
+            ko(
+                "cli-invalid-value",
+                &[
+                    ("value", get(ContextKind::InvalidValue)),
+                    ("arg", get(ContextKind::InvalidArg)),
+                ],
+            )
+        }
+        ErrorKind::InvalidValue => ko("cli-value-needed", &[("arg", get(ContextKind::InvalidArg))]),
+        ErrorKind::MissingRequiredArgument => {
+            ko("cli-missing", &[("args", get(ContextKind::InvalidArg))])
+        }
+        ErrorKind::ArgumentConflict => ko(
+            "cli-conflict",
+            &[
+                ("arg", get(ContextKind::InvalidArg)),
+                ("other", get(ContextKind::PriorArg)),
+            ],
+        ),
+        _ => return None,
+    };
+    let mut out = ko("error-prefix", &[("message", main)]);
+    for kind in [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedValue,
+    ] {
+        if let Some(s) = e.get(kind) {
+            out.push_str("\n  ");
+            out.push_str(&ko("cli-suggest", &[("suggestion", s.to_string())]));
+        }
+    }
+    out.push_str("\n\n");
+    out.push_str(&ko("cli-more", &[]));
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +218,26 @@ mod tests {
         // English stays what the derive structs say.
         let mut en = command(Lang::En);
         assert!(en.render_help().to_string().contains("Usage:"));
+    }
+
+    #[test]
+    fn a_mistyped_command_line_is_explained_in_korean() {
+        let err = |a: &[&str]| command(Lang::Ko).try_get_matches_from(a).unwrap_err();
+        let unknown = korean_error(&err(&["gpulab", "chek"])).unwrap();
+        assert!(
+            unknown.contains("알 수 없는 명령") && unknown.contains("check"),
+            "{unknown}"
+        );
+        let flag = korean_error(&err(&["gpulab", "check", "--jsn"])).unwrap();
+        assert!(
+            flag.contains("알 수 없는 인자") && flag.contains("--json"),
+            "{flag}"
+        );
+        let conflict =
+            korean_error(&err(&["gpulab", "check", "--python", "x", "--no-torch"])).unwrap();
+        assert!(conflict.contains("함께 쓸 수 없습니다"), "{conflict}");
+        let value = korean_error(&err(&["gpulab", "bench", "--budget", "abc"])).unwrap();
+        assert!(value.contains("abc"), "{value}");
     }
 
     #[test]
