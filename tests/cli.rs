@@ -1211,6 +1211,8 @@ fn speaks_korean_everywhere() {
         &["fit", "--lesson", "no-such-lesson"],
         false,
     );
+    with_path("mistyped command", &["chek"], false);
+    with_path("mistyped option", &["check", "--jsn"], false);
     let mut cmd = korean();
     cmd.env("PATH", empty.path())
         .args(["report", "--quiet", "--no-torch", "--name", "r", "--out"])
