@@ -44,15 +44,12 @@ impl Lab {
 
     /// The hints and the answers to the README's questions, in the learner's language.
     pub fn hints(&self, korean: bool) -> String {
-        let (hint, answers, heading) = if korean {
-            (&self.hint_ko, &self.answers_ko, "README 질문의 답")
+        let (hint, answers, lang) = if korean {
+            (&self.hint_ko, &self.answers_ko, crate::i18n::Lang::Ko)
         } else {
-            (
-                &self.hint,
-                &self.answers,
-                "Answers to the README's questions",
-            )
+            (&self.hint, &self.answers, crate::i18n::Lang::En)
         };
+        let heading = tl!(lang, "labs-answers");
         let mut out = format!("{}\n\n{heading}:\n", hint.trim());
         for (i, a) in answers.iter().enumerate() {
             out.push_str(&format!("{}. {a}\n", i + 1));

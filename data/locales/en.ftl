@@ -812,3 +812,4 @@ cli-missing = the following required arguments were not provided: { $args }
 cli-conflict = { $arg } cannot be used with { $other }
 cli-suggest = tip: a similar one exists: { $suggestion }
 cli-more = For more information, try '--help'.
+labs-answers = Answers to the README's questions

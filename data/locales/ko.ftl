@@ -812,3 +812,4 @@ cli-missing = 꼭 필요한 인자가 빠졌습니다: { $args }
 cli-conflict = { $arg }은(는) { $other }와(과) 함께 쓸 수 없습니다
 cli-suggest = 도움말: 비슷한 것이 있습니다: { $suggestion }
 cli-more = 자세한 내용은 '--help'로 보세요.
+labs-answers = README 질문의 답
