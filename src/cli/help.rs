@@ -32,12 +32,25 @@ pub fn command(lang: Lang) -> Command {
     localize(cmd, "gpulab", lang)
 }
 
+/// The catalogue id of an option's help: clap's own flags by their name, the global options once
+/// under the top command, every other option under its command.
+fn help_key(command: &str, id: &str) -> String {
+    match id {
+        "help" | "version" => format!("help-{id}"),
+        "quiet" | "lang" => format!("help-gpulab-{id}"),
+        _ => format!("help-{command}-{id}"),
+    }
+}
+
+/// A catalogue text as clap shows help: clap drops a one-line doc comment's final period, and
+/// the catalogue's texts read the same.
+fn clap_text(lang: Lang, id: &str) -> String {
+    let text = i18n::text(lang, id, &[]);
+    text.strip_suffix('.').map(str::to_string).unwrap_or(text)
+}
+
 fn localize(mut cmd: Command, name: &str, lang: Lang) -> Command {
-    // clap drops a one-line doc comment's final period; the catalogue's texts read the same.
-    let say = |id: &str| {
-        let text = i18n::text(lang, id, &[]);
-        text.strip_suffix('.').map(str::to_string).unwrap_or(text)
-    };
+    let say = |id: &str| clap_text(lang, id);
     if i18n::has(&format!("about-{name}")) {
         cmd = cmd.about(say(&format!("about-{name}")));
     } else if name == "help" {
@@ -54,21 +67,14 @@ fn localize(mut cmd: Command, name: &str, lang: Lang) -> Command {
         .map(|a| a.get_id().to_string())
         .collect();
     for id in ids {
-        let key = match id.as_str() {
-            "help" => "help-help".to_string(),
-            "version" => "help-version".to_string(),
-            // Global options are described once, under the top command.
-            "quiet" | "lang" => format!("help-gpulab-{id}"),
-            _ => format!("help-{name}-{id}"),
-        };
+        let key = help_key(name, &id);
         if !i18n::has(&key) {
             continue;
         }
         let heading = say("help-heading-options");
         let arguments = say("help-heading-arguments");
         cmd = cmd.mut_arg(&id, |a: Arg| {
-            let text = i18n::text(lang, &key, &[]);
-            let mut help = text.strip_suffix('.').map(str::to_string).unwrap_or(text);
+            let mut help = clap_text(lang, &key);
             // clap prints "[default: …]" in English; the catalogue says it instead.
             let defaults: Vec<String> = a
                 .get_default_values()
@@ -167,36 +173,48 @@ mod tests {
     use super::*;
 
     /// Every option of every command has its help in the catalogue (both sides, by the
-    /// catalogue's own test), so no English doc comment reaches a Korean `--help`.
+    /// catalogue's own test), so no English doc comment reaches a Korean `--help`; and no help
+    /// text is left for a command or option that is gone.
     #[test]
     fn every_option_has_its_help_in_the_catalogue() {
-        fn walk(cmd: &Command, name: &str, missing: &mut Vec<String>) {
-            if name != "help" && !i18n::has(&format!("about-{name}")) {
-                missing.push(format!("about-{name}"));
+        fn walk(cmd: &Command, name: &str, keys: &mut Vec<String>) {
+            if name != "help" {
+                keys.push(format!("about-{name}"));
             }
             for a in cmd.get_arguments() {
-                let id = a.get_id().as_str();
-                let key = match id {
-                    "help" | "version" => format!("help-{id}"),
-                    "quiet" | "lang" => format!("help-gpulab-{id}"),
-                    _ => format!("help-{name}-{id}"),
-                };
-                if !i18n::has(&key) {
-                    missing.push(key);
-                }
+                keys.push(help_key(name, a.get_id().as_str()));
             }
             for s in cmd.get_subcommands() {
-                walk(s, s.get_name(), missing);
+                walk(s, s.get_name(), keys);
             }
         }
         let mut cmd = Cli::command();
         cmd.build();
-        let mut missing = Vec::new();
-        walk(&cmd, "gpulab", &mut missing);
+        let mut keys = Vec::new();
+        walk(&cmd, "gpulab", &mut keys);
+        let missing: Vec<&String> = keys.iter().filter(|k| !i18n::has(k)).collect();
         assert!(
             missing.is_empty(),
             "no help in the catalogue for: {missing:?}"
         );
+        // The texts help.rs names itself, beside the per-option ones.
+        keys.extend(
+            [
+                "help-heading-usage",
+                "help-heading-commands",
+                "help-heading-options",
+                "help-heading-arguments",
+                "help-default",
+                "help-subcommand-help",
+            ]
+            .map(String::from),
+        );
+        let stale: Vec<String> = i18n::messages(Lang::En)
+            .into_keys()
+            .filter(|id| id.starts_with("help-") || id.starts_with("about-"))
+            .filter(|id| !keys.contains(id))
+            .collect();
+        assert!(stale.is_empty(), "help texts for nothing: {stale:?}");
     }
 
     #[test]
