@@ -40,16 +40,6 @@ use crate::units::Bytes;
 pub use point::{bytes_needed, check_sampled, cpu_kernel, input_sets};
 use point::{first_line, measure_point, skipped};
 
-/// Why a device did not open, in the chosen language where gpulab knows the case (Candle's
-/// own words otherwise).
-fn open_error(err: &dyn std::fmt::Display) -> String {
-    let problem = crate::probe::framework::CudaProblem::from_error(err);
-    match problem.kind {
-        crate::probe::framework::CudaErrorKind::NotCompiledWithCuda => t!("fw-not-compiled"),
-        _ => problem.message,
-    }
-}
-
 /// Version of the bench JSON layout.
 pub const BENCH_SCHEMA_VERSION: u32 = 1;
 
@@ -341,7 +331,11 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
                 "",
                 dtype,
                 shape,
-                t!("bench-cannot-open", device = spec, error = open_error(&err)),
+                t!(
+                    "bench-cannot-open",
+                    device = spec,
+                    error = crate::probe::framework::CudaProblem::from_error(&err).said()
+                ),
             ),
             Ok(dev) => {
                 let peak = match spec {

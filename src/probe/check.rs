@@ -223,16 +223,10 @@ pub fn render_text(report: &CheckReport) -> String {
         t!(
             "check-framework-no-cuda",
             version = fw.candle_version,
-            // Candle's own words for this refusal are English; the catalogue says the same.
-            error = match &fw.init_error {
-                Some(e)
-                    if e.kind == crate::probe::framework::CudaErrorKind::NotCompiledWithCuda =>
-                {
-                    t!("fw-not-compiled")
-                }
-                Some(e) => e.message.clone(),
-                None => "?".to_string(),
-            }
+            error = fw
+                .init_error
+                .as_ref()
+                .map_or_else(|| "?".to_string(), |e| e.said())
         )
     };
     let _ = writeln!(out, "{}{line}", label("check-framework"));

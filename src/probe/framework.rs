@@ -55,6 +55,15 @@ pub enum CudaErrorKind {
 }
 
 impl CudaProblem {
+    /// The problem as a person reads it: the catalogue's words where gpulab knows the case
+    /// (Candle's refusal on a build without CUDA is English), Candle's own message otherwise.
+    pub fn said(&self) -> String {
+        match self.kind {
+            CudaErrorKind::NotCompiledWithCuda => crate::t!("fw-not-compiled"),
+            _ => self.message.clone(),
+        }
+    }
+
     /// Classifies an error by its text; keeps only the first line (RUST_BACKTRACE makes Candle
     /// append whole backtraces).
     pub fn from_error(error: &dyn std::fmt::Display) -> CudaProblem {
