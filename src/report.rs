@@ -190,14 +190,9 @@ pub fn fields(check: &CheckReport, bench: &BenchReport, fit: &[Verdict]) -> Fiel
     let mut needs_elsewhere = Vec::new();
     for v in fit {
         // Judged by the target's name, not the sentence: the sentence is in a language.
-        // (Reports from before the name was kept have only their English sentence.)
-        let local = if v.by_target {
-            v.recommended
-                .as_deref()
-                .is_some_and(|t| t == crate::plan::fit::THIS_CPU || t.starts_with("local:"))
-        } else {
-            v.recommendation.starts_with("this CPU") || v.recommendation.starts_with("local:")
-        };
+        let local = v
+            .target()
+            .is_some_and(|t| t == crate::plan::fit::THIS_CPU || t.starts_with("local:"));
         if local {
             runs_here.push(v.id.clone());
         } else if !trains_nothing(v) {

@@ -616,6 +616,24 @@ pub struct Verdict {
     pub multi_gpu: Option<crate::plan::multi_gpu::MultiGpuPlan>,
 }
 
+impl Verdict {
+    /// The recommended target's name; None when nothing is to be trained or no single target
+    /// holds it. Reports from before the name was kept have only their English sentence, which
+    /// opens with the target ("this CPU (…)", "this CPU, slowly (…)", "T4 (Colab free) (…)").
+    pub fn target(&self) -> Option<String> {
+        if self.by_target {
+            return self.recommended.clone();
+        }
+        let rec = &self.recommendation;
+        self.cells
+            .iter()
+            .map(|c| &c.target)
+            .filter(|t| rec.starts_with(t.as_str()))
+            .max_by_key(|t| t.len())
+            .cloned()
+    }
+}
+
 /// Judges one workload on the targets (the first target must be the CPU).
 pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
     let mem = memory(w);

@@ -83,17 +83,8 @@ fn render(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
     ]);
     let mut out = format!("{}\n", t.to_markdown());
     // Lessons whose recommendation differs between the two environments.
-    // Only a change of target counts, not a change of the estimated minutes.
-    // By the target's name where the reports keep it (the sentence is in a language); older
-    // reports only have the sentence, whose target comes before " (".
-    let target = |v: &crate::plan::fit::Verdict| {
-        if v.by_target {
-            v.recommended.clone().unwrap_or_default()
-        } else {
-            let rec = &v.recommendation;
-            rec.split(" (").next().unwrap_or(rec).to_string()
-        }
-    };
+    // Only a change of target counts, not a change of the estimated minutes (`Verdict::target`
+    // reads older reports' sentences too).
     let lesson = w("col-lesson");
     let mut changed = Table::new(
         &[&lesson, &na, &nb],
@@ -101,7 +92,7 @@ fn render(a: &EnvironmentReport, b: &EnvironmentReport, lang: Lang) -> String {
     );
     for va in &a.fit {
         if let Some(vb) = b.fit.iter().find(|v| v.id == va.id) {
-            if target(va) != target(vb) {
+            if va.target() != vb.target() {
                 changed.push(vec![
                     va.id.clone(),
                     crate::plan::fit::recommendation_text(va),

@@ -89,3 +89,20 @@ fn the_table_has_a_row_per_workload() {
     assert_eq!(t.rows.len(), w.len());
     assert_eq!(t.header.len(), 2 + 5 + 1);
 }
+
+#[test]
+fn a_verdict_names_its_target_from_an_older_reports_sentence_too() {
+    let w = shipped();
+    let mut v = judge(
+        find(&w, "03-deep-learning-core/11-intro-to-pytorch").unwrap(),
+        &fixed_targets(),
+    );
+    assert_eq!(v.target(), v.recommended);
+    // As a report written before the name was kept reads: only the English sentence.
+    v.by_target = false;
+    v.recommended = None;
+    v.recommendation = "cpu, slowly (3.0h)".into();
+    assert_eq!(v.target().as_deref(), Some("cpu"));
+    v.recommendation = "no single GPU: see the multi-GPU plan".into();
+    assert_eq!(v.target(), None);
+}
