@@ -71,14 +71,6 @@ impl Lang {
             Lang::En => Lang::Ko,
         }
     }
-
-    /// Its code, as `--lang` takes it.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Ko => "ko",
-            Lang::En => "en",
-        }
-    }
 }
 
 // 0 = not chosen yet (the locale decides on first use), 1 = Korean, 2 = English.
