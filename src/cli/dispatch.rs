@@ -20,9 +20,10 @@ use gpulab::t;
 
 /// Runs one command. `Ok(code)` for outcomes, `Err` for failures the user must fix.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    // One language for the whole run: `--lang`, else the locale (src/i18n.rs).
+    // main.rs chose the run's language before parsing (so `--help` speaks it); a `--lang` it
+    // could not read is refused here, with the catalogue's sentence.
     if let Some(l) = &cli.lang {
-        gpulab::i18n::set(gpulab::i18n::Lang::parse(l)?);
+        gpulab::i18n::Lang::parse(l)?;
     }
     match cli.command {
         Command::Check(args) => check(&args),
