@@ -546,6 +546,57 @@ mod tests {
         );
     }
 
+    /// The lesson's template (data/report-template.md, verbatim): its headings and field names,
+    /// in its order, as (line prefix, is a heading).
+    fn template_lines() -> Vec<(String, bool)> {
+        let text = std::fs::read_to_string(format!(
+            "{}/data/report-template.md",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let lines: Vec<(String, bool)> = text
+            .lines()
+            .filter_map(|l| {
+                if l.starts_with('#') {
+                    Some((l.to_string(), true))
+                } else {
+                    l.strip_prefix("- ")
+                        .and_then(|f| f.strip_suffix(':'))
+                        .map(|f| (format!("- {f}"), false))
+                }
+            })
+            .collect();
+        assert_eq!(lines.len(), 15, "the template has 3 headings and 12 fields: {lines:?}");
+        lines
+    }
+
+    #[test]
+    fn keeps_the_lessons_template_verbatim() {
+        let r = fixture("cpu-2threads.json");
+        for lang in [Lang::Ko, Lang::En] {
+            let md = to_markdown(&r, lang, &[]);
+            let mut from = 0;
+            for (want, heading) in template_lines() {
+                // Korean: the line as the template writes it. English: the same, and a
+                // translation may follow in parentheses.
+                let found = md.lines().enumerate().skip(from).find(|(_, line)| {
+                    let rest = line.strip_prefix(want.as_str());
+                    match (lang, heading, rest) {
+                        (_, _, None) => false,
+                        (Lang::Ko, true, Some(rest)) => rest.is_empty(),
+                        (_, true, Some(rest)) => rest.is_empty() || rest.starts_with(" ("),
+                        (Lang::Ko, false, Some(rest)) => rest.starts_with(": "),
+                        (_, false, Some(rest)) => rest.starts_with(": ") || rest.starts_with(" ("),
+                    }
+                });
+                let Some((at, _)) = found else {
+                    panic!("{lang:?} report lacks the template's `{want}` (in its order):\n{md}");
+                };
+                from = at + 1;
+            }
+        }
+    }
+
     #[test]
     fn json_round_trips_and_compare_shows_both() {
         let a = fixture("cpu-2threads.json");

@@ -693,7 +693,7 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
     };
     run(&[])
         .success()
-        .stdout(predicate::str::contains("## Judgement"));
+        .stdout(predicate::str::contains("## 판단 (judgement)"));
     for f in ["r.md", "r.json", "r-bench.svg", "r-memory.svg"] {
         assert!(dir.path().join(f).exists(), "{f}");
     }

@@ -214,29 +214,32 @@ fit-more-detail = Detail for one lesson: gpulab fit --lesson <id>
 fit-no-plan = { $id } fits one GPU: there is no multi-GPU plan to write configs for
 
 ## The report (src/report/markdown.rs)
-rep-title = GPU/Cloud environment check
-rep-date = Date
+# The template's headings and field names stay exactly as the lesson writes them (data/report-template.md;
+# the English side adds a translation in parentheses): a learner hands the template in.
+rep-title = GPU/Cloud 환경 점검 결과 (GPU/cloud environment check)
+rep-date = 날짜 (date)
 rep-local-gpu = local GPU
-rep-smi = `nvidia-smi` result
+rep-smi = `nvidia-smi` 결과 (result)
 rep-framework = framework CUDA (Candle)
 rep-memory = GPU memory
-rep-colab = Colab used
-rep-cloud = cloud GPU used
+rep-colab = Colab 실행 여부 (Colab used)
+rep-cloud = cloud GPU 사용 여부 (cloud GPU used)
 rep-bandwidth = Memory bandwidth
 rep-roofline = Roofline
 rep-multi-gpu = Multi-GPU plan (no single GPU holds these)
 rep-multi-gpu-line = { $id }: { $plan } — `gpulab fit --lesson { $id } --configs DIR` writes its DeepSpeed and Accelerate/FSDP configs
-rep-bench = Benchmark
+rep-bench = 벤치마크(Benchmark)
+rep-bench-detail = Benchmark
 rep-size = matmul size
 rep-size-value = { $n }³ f32 (median)
 rep-cpu-time = CPU time
 rep-gpu-time = GPU time
 rep-speedup = speedup
-rep-judgement = Judgement
-rep-runs-here = Lessons this environment can run
+rep-judgement = 판단 (judgement)
+rep-runs-here = 이 환경으로 가능한 강의 (lessons this environment can run)
 rep-nothing-to-train = Lessons whose code trains no network (their doc recipes are judged above)
 rep-legend = ✓ fits (time for the whole run) · ✓* fits, but the lesson's code as written runs on the CPU · ✗ memory: does not fit · ✗ too slow: fits, but longer than a day on a CPU or Colab's 12 h session · n/a: cannot run there (no GPU path in the code, or nothing to train)
-rep-needs = Lessons that need Colab/cloud
+rep-needs = Colab/클라우드가 필요한 강의 (lessons that need Colab/cloud)
 rep-none = none
 rep-yes = yes
 rep-no = no

@@ -214,24 +214,27 @@ fit-more-detail = 강의 하나의 자세한 내용: gpulab fit --lesson <id>
 fit-no-plan = { $id }은(는) GPU 한 장에 들어가서 설정 파일을 쓸 여러 GPU 계획이 없습니다
 
 ## The report (src/report/markdown.rs)
+# The template's headings and field names stay exactly as the lesson writes them (data/report-template.md;
+# the English side adds a translation in parentheses): a learner hands the template in.
 rep-title = GPU/Cloud 환경 점검 결과
 rep-date = 날짜
-rep-local-gpu = 로컬 GPU
+rep-local-gpu = local GPU
 rep-smi = `nvidia-smi` 결과
 rep-framework = 프레임워크 CUDA (Candle)
-rep-memory = GPU 메모리
+rep-memory = GPU memory
 rep-colab = Colab 실행 여부
-rep-cloud = 클라우드 GPU 사용 여부
+rep-cloud = cloud GPU 사용 여부
 rep-bandwidth = 메모리 대역폭
 rep-roofline = 루프라인(Roofline)
 rep-multi-gpu = 여러 GPU 계획 (GPU 한 장에 들어가지 않는 강의)
 rep-multi-gpu-line = { $id }: { $plan } — `gpulab fit --lesson { $id } --configs DIR`로 DeepSpeed와 Accelerate/FSDP 설정 파일을 씁니다
-rep-bench = 벤치마크
+rep-bench = 벤치마크(Benchmark)
+rep-bench-detail = 벤치마크
 rep-size = 행렬곱 크기
 rep-size-value = { $n }³ f32 (중앙값)
-rep-cpu-time = CPU 시간
-rep-gpu-time = GPU 시간
-rep-speedup = 속도 향상
+rep-cpu-time = CPU time
+rep-gpu-time = GPU time
+rep-speedup = speedup
 rep-judgement = 판단
 rep-runs-here = 이 환경으로 가능한 강의
 rep-nothing-to-train = 코드가 신경망을 학습하지 않는 강의 (문서의 레시피는 위에서 판단)

@@ -195,7 +195,7 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
     };
     out.push_str(&crate::memory::export::per_param_table(&r.measure.results, family).to_markdown());
     let _ = writeln!(out, "\n{}\n", w("rep-per-param-note"));
-    let _ = writeln!(out, "### {}\n", w("rep-bench"));
+    let _ = writeln!(out, "### {}\n", w("rep-bench-detail"));
     out.push_str(&crate::bench::export::results_table(&r.bench).to_markdown());
     if r.bench.cpu_kernel == Some(crate::bench::sgemm::CpuKernel::GpulabAvx2) {
         let _ = writeln!(out, "\n{}", w("rep-kernel-note"));
