@@ -47,7 +47,8 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     errs = {"candle": [], "pytorch": []}
     for fam, b, layers, d, h, kv, ffn, vocab, seq in SHAPES:
-        shape = ["--model", fam, "--batch", str(b), "--layers", str(layers), "--d-model", str(d),
+        # One vocabulary: the same shape flags describe the same model in measure and estimate.
+        shape = ["--arch", fam, "--batch", str(b), "--layers", str(layers), "--d-model", str(d),
                  "--heads", str(h), "--vocab", str(vocab), "--seq-len", str(seq)]
         if kv:
             shape += ["--kv-heads", str(kv)]
@@ -57,15 +58,7 @@ def main():
         candle = json.loads(run([gpulab, "measure", *shape, *common, "--no-sweep", "--json", "-"]))
         step = candle["results"][0]["measurement"]
         measured = step["ledger"]["measured_peak"]
-        est = ["--arch", fam, "--layers", str(layers), "--hidden", str(d), "--heads", str(h),
-               "--vocab", str(vocab), "--seq-len", str(seq), "--batch", str(b), "--dtype", dtype,
-               "--optimizer", optimizer, "--json", *cals]
-        if fam == "gpt":
-            est.append("--untied")
-        if kv:
-            est += ["--kv-heads", str(kv)]
-        if ffn:
-            est += ["--ffn", str(ffn)]
+        est = [*shape, "--dtype", dtype, "--optimizer", optimizer, "--json", *cals]
         columns = json.loads(run([gpulab, "estimate", *est]))["measured"]
         predicted = {c["framework"]: c["prediction"]["peak"] for c in columns if c["prediction"]}
         e_c = (predicted["candle"] - measured) / measured

@@ -566,7 +566,11 @@ mod tests {
                 }
             })
             .collect();
-        assert_eq!(lines.len(), 15, "the template has 3 headings and 12 fields: {lines:?}");
+        assert_eq!(
+            lines.len(),
+            15,
+            "the template has 3 headings and 12 fields: {lines:?}"
+        );
         lines
     }
 

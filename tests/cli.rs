@@ -474,7 +474,7 @@ fn measure_cpu_writes_report_calibration_and_plot() {
         .args([
             "measure",
             "--quiet",
-            "--model",
+            "--arch",
             "mlp,gpt",
             "--dtype",
             "f32",
@@ -484,7 +484,7 @@ fn measure_cpu_writes_report_calibration_and_plot() {
             "1,2,3",
             "--seq-lens",
             "8,16,24",
-            "--hidden",
+            "--mlp-widths",
             "64",
             "--d-model",
             "32",
@@ -515,9 +515,9 @@ fn measure_cpu_writes_report_calibration_and_plot() {
 #[test]
 fn measure_rejects_nonsense_clearly() {
     for (args, message) in [
-        (vec!["--model", "rnn"], "unknown model"),
+        (vec!["--arch", "rnn"], "unknown model"),
         (vec!["--optimizer", "lion"], "unknown optimizer"),
-        (vec!["--model", "gpt", "--heads", "3"], "multiple of heads"),
+        (vec!["--arch", "gpt", "--heads", "3"], "multiple of heads"),
         (vec!["--batches", "1,2"], "at least 3"),
         (vec!["--device", "cuda:9x"], "unknown device"),
     ] {
@@ -529,6 +529,188 @@ fn measure_rejects_nonsense_clearly() {
             .code(2)
             .stderr(predicate::str::contains(message));
     }
+}
+
+/// The model `measure` or `estimate` describes for these flags: its one-line description and
+/// its parameter count, read from what each prints (and the note on stderr, if any).
+fn described(command: &str, flags: &[&str]) -> (String, u64, String) {
+    let mut cmd = english().unwrap();
+    cmd.arg(command).args(flags);
+    if command == "measure" {
+        cmd.args([
+            "--dtype",
+            "f32",
+            "--optimizer",
+            "sgd",
+            "--no-sweep",
+            "--quiet",
+        ]);
+    }
+    let out = cmd.output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    );
+    assert!(out.status.success(), "{command} {flags:?}: {stderr}");
+    // measure: "== gpt d… · N params · …"; estimate: the description line, then "N parameters".
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start_matches("== ").starts_with(flags[1]))
+        .unwrap_or_else(|| panic!("{command} printed no model line:\n{stdout}"));
+    let description = line
+        .trim_start_matches("== ")
+        .split(" · ")
+        .next()
+        .unwrap()
+        .to_string();
+    let count = stdout
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .find(|w| w[1] == "params" || w[1] == "parameters")
+        .and_then(|w| w[0].parse().ok())
+        .unwrap_or_else(|| panic!("{command} printed no count:\n{stdout}"));
+    (description, count, stderr)
+}
+
+#[test]
+fn measure_and_estimate_share_one_vocabulary_for_shapes() {
+    for shape in [
+        &[
+            "--arch",
+            "gpt",
+            "--layers",
+            "2",
+            "--d-model",
+            "64",
+            "--heads",
+            "4",
+            "--vocab",
+            "300",
+            "--seq-len",
+            "32",
+            "--batch",
+            "2",
+        ][..],
+        &[
+            "--arch",
+            "gpt",
+            "--layers",
+            "2",
+            "--d-model",
+            "64",
+            "--heads",
+            "4",
+            "--vocab",
+            "300",
+            "--seq-len",
+            "32",
+            "--batch",
+            "2",
+            "--untied",
+        ][..],
+        &[
+            "--arch",
+            "llama",
+            "--layers",
+            "2",
+            "--d-model",
+            "64",
+            "--heads",
+            "4",
+            "--kv-heads",
+            "2",
+            "--ffn",
+            "160",
+            "--vocab",
+            "300",
+            "--seq-len",
+            "32",
+            "--batch",
+            "2",
+        ][..],
+    ] {
+        let (m, m_count, _) = described("measure", shape);
+        let (e, e_count, _) = described("estimate", shape);
+        assert_eq!(m, e, "the same flags describe another model: {shape:?}");
+        assert_eq!(m_count, e_count, "{shape:?}");
+    }
+    // GPT ties its head by default in both (as GPT-2 does): --untied adds vocab × d.
+    let gpt = [
+        "--arch",
+        "gpt",
+        "--layers",
+        "2",
+        "--d-model",
+        "64",
+        "--heads",
+        "4",
+        "--vocab",
+        "300",
+        "--seq-len",
+        "32",
+    ];
+    let (tied, tied_count, _) = described("measure", &gpt);
+    assert!(tied.ends_with(" tied"), "{tied}");
+    let untied = [&gpt[..], &["--untied"]].concat();
+    assert_eq!(described("measure", &untied).1, tied_count + 300 * 64);
+    // The old spellings still work, with a note naming the new one.
+    let (old, old_count, note) = described(
+        "estimate",
+        &[
+            "--arch",
+            "gpt",
+            "--layers",
+            "2",
+            "--hidden",
+            "64",
+            "--heads",
+            "4",
+            "--vocab",
+            "300",
+            "--seq-len",
+            "32",
+        ],
+    );
+    assert_eq!(
+        (old.as_str(), old_count),
+        (described("estimate", &gpt).0.as_str(), tied_count)
+    );
+    assert!(note.contains("--hidden is now --d-model"), "{note}");
+    let (_, _, note) = described(
+        "measure",
+        &[
+            "--model",
+            "gpt",
+            "--layers",
+            "2",
+            "--d-model",
+            "64",
+            "--heads",
+            "4",
+            "--vocab",
+            "300",
+            "--seq-len",
+            "32",
+        ],
+    );
+    assert!(note.contains("--model is now --arch"), "{note}");
+    english()
+        .unwrap()
+        .args([
+            "measure",
+            "--arch",
+            "mlp",
+            "--hidden",
+            "32",
+            "--no-sweep",
+            "--quiet",
+        ])
+        .args(["--dtype", "f32", "--optimizer", "sgd"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("mlp 784-32-10"))
+        .stderr(predicate::str::contains("--hidden is now --mlp-widths"));
 }
 
 #[test]
@@ -552,7 +734,13 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         let out = english()
             .unwrap()
             .args([
-                "estimate", "--layers", "12", "--hidden", "768", "--heads", "12",
+                "estimate",
+                "--layers",
+                "12",
+                "--d-model",
+                "768",
+                "--heads",
+                "12",
             ])
             .args(["--seq-len", "1024", "--json"])
             .args(extra)
@@ -607,7 +795,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
                 "estimate",
                 "--layers",
                 "2",
-                "--hidden",
+                "--d-model",
                 "64",
                 "--heads",
                 "4",
@@ -625,7 +813,14 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         (vec!["estimate", "7B", "--memory", "16"], "say 16GiB"),
         (
             vec![
-                "estimate", "7B", "--layers", "12", "--hidden", "768", "--heads", "12",
+                "estimate",
+                "7B",
+                "--layers",
+                "12",
+                "--d-model",
+                "768",
+                "--heads",
+                "12",
             ],
             "disagree",
         ),
@@ -741,7 +936,7 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
 fn measure_validate_runs_and_meets_its_goal_on_the_cpu() {
     english()
         .unwrap()
-        .args(["measure", "--validate", "--quiet", "--model", "cnn,mlp"])
+        .args(["measure", "--validate", "--quiet", "--arch", "cnn,mlp"])
         .assert()
         .success()
         .stdout(predicate::str::contains("held-out shape"))
@@ -783,7 +978,7 @@ fn torch_validate(python: &std::path::Path) -> Command {
         "measure",
         "--pytorch",
         "--validate",
-        "--model",
+        "--arch",
         "gpt",
         "--python",
     ])
@@ -1168,7 +1363,7 @@ fn speaks_korean_everywhere() {
         "measure",
         &[
             "measure",
-            "--model",
+            "--arch",
             "mlp",
             "--no-sweep",
             "--optimizer",

@@ -124,6 +124,39 @@ pub struct FitArgs {
     pub force: bool,
 }
 
+/// A transformer's shape: one vocabulary for `measure` and `estimate` (the same flags describe
+/// the same model in both, GPT tied by default as GPT-2 is).
+#[derive(Debug, Args)]
+pub struct ShapeArgs {
+    /// Transformer layers (blocks).
+    #[arg(long)]
+    pub layers: Option<u64>,
+    /// Transformer width d (hidden size).
+    #[arg(long)]
+    pub d_model: Option<u64>,
+    /// Attention heads.
+    #[arg(long)]
+    pub heads: Option<u64>,
+    /// Key/value heads (grouped-query attention, llama; must divide --heads).
+    #[arg(long)]
+    pub kv_heads: Option<u64>,
+    /// FFN width (default 4·d for gpt, 8·d/3 for llama).
+    #[arg(long)]
+    pub ffn: Option<u64>,
+    /// Vocabulary.
+    #[arg(long)]
+    pub vocab: Option<u64>,
+    /// Sequence length.
+    #[arg(long)]
+    pub seq_len: Option<u64>,
+    /// GPT: tie the head to the token embedding, as GPT-2 does (the default).
+    #[arg(long, conflicts_with = "untied")]
+    pub tied: bool,
+    /// GPT: an untied head (adds vocab × d parameters).
+    #[arg(long)]
+    pub untied: bool,
+}
+
 /// `gpulab estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
@@ -145,30 +178,12 @@ pub struct EstimateArgs {
     /// Architecture for the shape flags: gpt (GPT-2 style) or llama (Llama style).
     #[arg(long)]
     pub arch: Option<String>,
-    /// Transformer layers.
-    #[arg(long)]
-    pub layers: Option<u64>,
-    /// Transformer hidden size.
-    #[arg(long)]
+    /// The transformer's shape, spelled as `measure` spells it.
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+    /// Old spelling of --d-model (accepted, with a note).
+    #[arg(long, hide = true, conflicts_with = "d_model")]
     pub hidden: Option<u64>,
-    /// Attention heads.
-    #[arg(long)]
-    pub heads: Option<u64>,
-    /// Key/value heads (grouped-query attention, llama; must divide --heads).
-    #[arg(long)]
-    pub kv_heads: Option<u64>,
-    /// FFN width (default 4·hidden for gpt, 8·hidden/3 for llama).
-    #[arg(long)]
-    pub ffn: Option<u64>,
-    /// GPT: an untied head (GPT-2 ties it to the token embedding).
-    #[arg(long)]
-    pub untied: bool,
-    /// Sequence length (default: a preset's context, else 2048).
-    #[arg(long)]
-    pub seq_len: Option<u64>,
-    /// Vocabulary (default 50257 for shape flags).
-    #[arg(long)]
-    pub vocab: Option<u64>,
     /// Batch size per GPU.
     #[arg(long, default_value_t = 1)]
     pub batch: u64,
@@ -202,8 +217,11 @@ pub struct EstimateArgs {
 /// `gpulab measure`.
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
-    /// Model families: mlp, gpt (GPT-2 style), llama (Llama style), cnn.
+    /// Architectures: mlp, gpt (GPT-2 style), llama (Llama style), cnn.
     #[arg(long, value_delimiter = ',', default_value = "mlp,gpt,llama,cnn")]
+    pub arch: Vec<String>,
+    /// Old spelling of --arch (accepted, with a note).
+    #[arg(long, value_delimiter = ',', hide = true, conflicts_with = "arch")]
     pub model: Vec<String>,
     /// dtypes: f32, bf16, f16.
     #[arg(long, value_delimiter = ',', default_value = "f32,bf16")]
@@ -214,36 +232,23 @@ pub struct MeasureArgs {
     /// Device: cpu or cuda:N.
     #[arg(long, default_value = "cpu")]
     pub device: String,
-    /// Batch size (default per family: mlp 64, gpt 8, cnn 32).
+    /// Batch size (default per architecture: mlp 64, gpt and llama 8, cnn 32).
     #[arg(long)]
     pub batch: Option<usize>,
     /// MLP hidden widths, e.g. 512,512.
     #[arg(long, value_delimiter = ',')]
+    pub mlp_widths: Vec<usize>,
+    /// Old spelling of --mlp-widths (accepted, with a note).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        hide = true,
+        conflicts_with = "mlp_widths"
+    )]
     pub hidden: Vec<usize>,
-    /// GPT width.
-    #[arg(long)]
-    pub d_model: Option<usize>,
-    /// GPT blocks.
-    #[arg(long)]
-    pub layers: Option<usize>,
-    /// GPT attention heads.
-    #[arg(long)]
-    pub heads: Option<usize>,
-    /// GPT vocabulary.
-    #[arg(long)]
-    pub vocab: Option<usize>,
-    /// GPT sequence length.
-    #[arg(long)]
-    pub seq_len: Option<usize>,
-    /// Transformer FFN width (default 4·d for gpt, 8d/3 for llama).
-    #[arg(long)]
-    pub ffn: Option<usize>,
-    /// Llama key/value heads (grouped-query attention; must divide --heads).
-    #[arg(long)]
-    pub kv_heads: Option<usize>,
-    /// GPT: tie the head to the token embedding, as GPT-2 does.
-    #[arg(long)]
-    pub tied: bool,
+    /// The transformer's shape, spelled as `estimate` spells it.
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// CNN image side (multiple of 4).
     #[arg(long)]
     pub image_size: Option<usize>,

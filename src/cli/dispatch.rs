@@ -263,6 +263,16 @@ fn write_bench_files(
     Ok(())
 }
 
+/// A note on stderr for each old spelling used (`(old, new, used)`): accepted, but said once so
+/// the learner moves to the one vocabulary `measure` and `estimate` share.
+pub(super) fn say_old_spellings(flags: &[(&str, &str, bool)]) {
+    for (old, new, used) in flags {
+        if *used {
+            eprintln!("{}", t!("old-spelling", old = *old, new = *new));
+        }
+    }
+}
+
 fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     use gpulab::plan::estimate::{self as est, EstimateInput, Mode, ModelQuery, Precision};
     let mode = match args.mode.to_ascii_lowercase().as_str() {
@@ -275,21 +285,23 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     if args.zero > 3 {
         bail!("{}", t!("zero-range"));
     }
-    if args.gpus == 0 || args.batch == 0 || args.seq_len == Some(0) {
+    say_old_spellings(&[("--hidden", "--d-model", args.hidden.is_some())]);
+    let shape = &args.shape;
+    if args.gpus == 0 || args.batch == 0 || shape.seq_len == Some(0) {
         bail!("{}", t!("counts-zero"));
     }
     let (params, model) = est::resolve(&ModelQuery {
         name_or_count: args.params.clone(),
         arch: args.arch.clone(),
-        layers: args.layers,
-        hidden: args.hidden,
-        heads: args.heads,
-        kv_heads: args.kv_heads,
-        ffn: args.ffn,
-        vocab: args.vocab,
-        seq_len: args.seq_len,
+        layers: shape.layers,
+        d_model: shape.d_model.or(args.hidden),
+        heads: shape.heads,
+        kv_heads: shape.kv_heads,
+        ffn: shape.ffn,
+        vocab: shape.vocab,
+        seq_len: shape.seq_len,
         batch: args.batch,
-        untied: args.untied,
+        untied: shape.untied,
     })?;
     if let (Some(r), Some(m)) = (args.lora_rank, &model) {
         if r == 0 || r > m.d_model as u64 {

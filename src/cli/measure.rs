@@ -13,6 +13,17 @@ use gpulab::output::progress;
 use gpulab::probe::device::{self, DeviceSpec};
 use gpulab::t;
 
+impl MeasureArgs {
+    /// The architectures asked for, under either spelling.
+    fn archs(&self) -> &[String] {
+        if self.model.is_empty() {
+            &self.arch
+        } else {
+            &self.model
+        }
+    }
+}
+
 /// A family's default shape with the shape flags applied, checked.
 fn shape(
     args: &MeasureArgs,
@@ -22,18 +33,26 @@ fn shape(
     if let Some(b) = args.batch {
         s.batch = b;
     }
-    if !args.hidden.is_empty() {
-        s.mlp_hidden = args.hidden.clone();
+    let widths = if args.hidden.is_empty() {
+        &args.mlp_widths
+    } else {
+        &args.hidden
+    };
+    if !widths.is_empty() {
+        s.mlp_hidden = widths.clone();
     }
-    s.d_model = args.d_model.unwrap_or(s.d_model);
-    s.layers = args.layers.unwrap_or(s.layers);
-    s.heads = args.heads.unwrap_or(s.heads);
-    s.vocab = args.vocab.unwrap_or(s.vocab);
-    s.seq_len = args.seq_len.unwrap_or(s.seq_len);
+    let shape = &args.shape;
+    let u = |v: Option<u64>, or: usize| v.map_or(or, |v| v as usize);
+    s.d_model = u(shape.d_model, s.d_model);
+    s.layers = u(shape.layers, s.layers);
+    s.heads = u(shape.heads, s.heads);
+    s.vocab = u(shape.vocab, s.vocab);
+    s.seq_len = u(shape.seq_len, s.seq_len);
     if s.family.is_transformer() {
-        s.ffn = args.ffn.or(s.ffn);
-        s.kv_heads = args.kv_heads.or(s.kv_heads);
-        s.tied = args.tied && s.family == gpulab::memory::models::Family::Gpt;
+        s.ffn = shape.ffn.map(|f| f as usize).or(s.ffn);
+        s.kv_heads = shape.kv_heads.map(|k| k as usize).or(s.kv_heads);
+        // GPT ties its head unless told otherwise, as GPT-2 does and as `estimate` assumes.
+        s.tied = !shape.untied && s.family == gpulab::memory::models::Family::Gpt;
     }
     s.image_size = args.image_size.unwrap_or(s.image_size);
     s.validate().map(|_| s)
@@ -47,6 +66,10 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::memory::suite::{self, SuiteConfig};
 
     let spec = DeviceSpec::parse(&args.device)?;
+    super::dispatch::say_old_spellings(&[
+        ("--model", "--arch", !args.model.is_empty()),
+        ("--hidden", "--mlp-widths", !args.hidden.is_empty()),
+    ]);
     if args.pytorch {
         return measure_torch(args, spec);
     }
@@ -55,7 +78,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     }
     let mut config = SuiteConfig::default_for(spec);
     config.families = args
-        .model
+        .archs()
         .iter()
         .map(|m| Family::parse(m))
         .collect::<Result<_, _>>()?;
@@ -222,7 +245,7 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     };
     let cuda = matches!(spec, DeviceSpec::Cuda(_));
     let families: Vec<Family> = args
-        .model
+        .archs()
         .iter()
         .map(|m| Family::parse(m))
         .collect::<Result<Vec<_>, _>>()?
@@ -400,7 +423,7 @@ fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result
     use gpulab::memory::models::Family;
     use gpulab::memory::validate::{self, FamilyValidation};
     let families = args
-        .model
+        .archs()
         .iter()
         .map(|m| Family::parse(m))
         .collect::<Result<Vec<_>, _>>()?;

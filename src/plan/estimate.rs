@@ -104,7 +104,7 @@ pub struct ModelQuery {
     /// Layers.
     pub layers: Option<u64>,
     /// Width d.
-    pub hidden: Option<u64>,
+    pub d_model: Option<u64>,
     /// Query heads.
     pub heads: Option<u64>,
     /// Key/value heads (Llama's grouped-query attention).
@@ -174,12 +174,12 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
             }
         }
     }
-    let shape_flags = q.layers.is_some() || q.hidden.is_some() || q.heads.is_some();
+    let shape_flags = q.layers.is_some() || q.d_model.is_some() || q.heads.is_some();
     let from_preset = base.is_some();
     let mut model = match (base, shape_flags) {
         (Some(m), _) => Some(m),
         (None, true) => {
-            let (Some(layers), Some(hidden), Some(heads)) = (q.layers, q.hidden, q.heads) else {
+            let (Some(layers), Some(hidden), Some(heads)) = (q.layers, q.d_model, q.heads) else {
                 return bad(t!("shape-incomplete"));
             };
             let family = match q.arch.as_deref().map(Family::parse).transpose()? {
@@ -207,7 +207,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
             if let Some(l) = q.layers {
                 m.layers = u(l);
             }
-            if let Some(h) = q.hidden {
+            if let Some(h) = q.d_model {
                 m.d_model = u(h);
             }
             if let Some(h) = q.heads {
