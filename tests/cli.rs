@@ -381,13 +381,28 @@ fn bench_rejects_nonsense_clearly() {
 
 #[test]
 fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
-    // gpulab's kernel needs AVX2+FMA; elsewhere asking for it must be refused clearly.
+    // gpulab's kernels need AVX2+FMA (and AVX-512F/VL); elsewhere asking for one must be
+    // refused clearly.
     #[cfg(target_arch = "x86_64")]
-    let has_avx2 =
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma");
+    let (has_avx2, has_avx512) = (
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"),
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl"),
+    );
     #[cfg(not(target_arch = "x86_64"))]
-    let has_avx2 = false;
-    for (kernel, f32_name) in [("candle", "candle"), ("gpulab", "gpulab-avx2")] {
+    let (has_avx2, has_avx512) = (false, false);
+    let widest = if has_avx512 {
+        "gpulab-avx512"
+    } else {
+        "gpulab-avx2"
+    };
+    for (kernel, f32_name) in [
+        ("candle", "candle"),
+        ("gpulab", widest),
+        ("gpulab-avx2", "gpulab-avx2"),
+        ("gpulab-avx512", "gpulab-avx512"),
+        ("auto", widest),
+    ] {
         let out = english()
             .unwrap()
             .args([
@@ -397,7 +412,7 @@ fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
                 "--dtype",
                 "f32,f16",
                 "--sizes",
-                "7x300x17,33",
+                "7x300x17,33,13x257x545",
                 "--budget",
                 "0.01",
                 "--min-runs",
@@ -409,9 +424,14 @@ fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
             ])
             .output()
             .unwrap();
-        if kernel == "gpulab" && !has_avx2 {
+        if kernel == "auto" && !has_avx2 {
+            continue; // Candle's, checked above
+        }
+        if (kernel.starts_with("gpulab") && !has_avx2)
+            || (f32_name == "gpulab-avx512" && !has_avx512)
+        {
             assert_eq!(out.status.code(), Some(2));
-            assert!(String::from_utf8_lossy(&out.stderr).contains("needs a CPU with AVX2"));
+            assert!(String::from_utf8_lossy(&out.stderr).contains("needs"));
             continue;
         }
         assert!(
@@ -422,7 +442,7 @@ fn bench_cpu_kernels_both_pass_the_check_on_ragged_shapes() {
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["cpu_kernel"], f32_name);
         let results = v["results"].as_array().unwrap();
-        assert_eq!(results.len(), 4);
+        assert_eq!(results.len(), 6);
         for r in results {
             assert_eq!(r["status"], "ok", "{r}");
             let want = if r["dtype"] == "f32" {

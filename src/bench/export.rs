@@ -1,7 +1,6 @@
 //! Bench outputs: the terminal and Markdown tables (one row builder for both), a raw CSV with
 //! every number, and JSON (serde on [`BenchReport`]).
 
-use crate::bench::sgemm::CpuKernel;
 use std::fmt::Write as _;
 
 use super::{BenchReport, PointResult, PointStatus};
@@ -253,7 +252,7 @@ fn setup_line(report: &BenchReport) -> String {
             })
             .unwrap_or_default(),
         kernel = match report.cpu_kernel {
-            Some(CpuKernel::GpulabAvx2) => t!("bench-setup-kernel"),
+            Some(kernel) if kernel.is_gpulab() => t!("bench-setup-kernel", kernel = kernel.name()),
             _ => String::new(),
         },
         candle = report.header.candle_version.as_deref().unwrap_or("?")
@@ -431,7 +430,7 @@ mod tests {
             cpu_model: "Test CPU".into(),
             cpu_simd: "AVX2+FMA".into(),
             cpu_threads: 2,
-            cpu_kernel: Some(CpuKernel::GpulabAvx2),
+            cpu_kernel: Some(crate::bench::sgemm::CpuKernel::GpulabAvx2),
             cpu_peak: None,
             results: vec![point("cpu", time)],
             bandwidth: vec![],

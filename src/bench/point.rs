@@ -67,8 +67,8 @@ pub fn bytes_needed(spec: DeviceSpec, dtype: DType, shape: MatmulShape, sets: us
     let output = m * n * size;
     let widening = match (spec, dtype) {
         (DeviceSpec::Cpu, DType::F16 | DType::BF16) => (m * k + k * n + m * n) * 4,
-        // gpulab's f32 kernel packs all of B once (padded to 16 columns).
-        (DeviceSpec::Cpu, DType::F32) => k * n.next_multiple_of(16) * 4,
+        // gpulab's f32 kernels pack all of B once (padded to 16 or 32 columns).
+        (DeviceSpec::Cpu, DType::F32) => k * n.next_multiple_of(32) * 4,
         _ => 0,
     };
     Bytes(u64::try_from(inputs + output + widening).unwrap_or(u64::MAX))
@@ -77,7 +77,7 @@ pub fn bytes_needed(spec: DeviceSpec, dtype: DType, shape: MatmulShape, sets: us
 /// The kernel that multiplies `dtype` on the CPU under `config`: gpulab's only does f32.
 pub fn cpu_kernel(config: &BenchConfig, dtype: DType) -> CpuKernel {
     match (config.cpu_kernel, dtype) {
-        (CpuKernel::GpulabAvx2, DType::F32) => CpuKernel::GpulabAvx2,
+        (kernel, DType::F32) => kernel,
         _ => CpuKernel::Candle,
     }
 }
@@ -167,20 +167,22 @@ fn timed(
         ));
     }
     dev.synchronize()?;
-    let use_sgemm = result.kernel == Some(CpuKernel::GpulabAvx2);
-    // The kernel's token; `--cpu-kernel gpulab` is refused on CPUs without AVX2/FMA, so a
-    // missing one here is the same refusal, not a panic.
-    let cpu = crate::bench::sgemm::Avx2Fma::detect();
-    if use_sgemm && cpu.is_none() {
-        return Err(Error::Invalid(t!("point-no-avx2")));
-    }
-    let sgemm = cpu.map(|cpu| crate::bench::sgemm::Sgemm {
-        threads: result.threads.unwrap_or(1),
-        cpu,
-    });
+    // The kernel's token; `--cpu-kernel` refuses a kernel this CPU cannot run, so a missing
+    // one here is the same refusal, not a panic.
+    let wanted = result.kernel.filter(|k| k.is_gpulab());
+    let sgemm = match wanted {
+        Some(kernel) => match crate::bench::sgemm::Isa::for_kernel(kernel) {
+            Some(cpu) => Some(crate::bench::sgemm::Sgemm {
+                threads: result.threads.unwrap_or(1),
+                cpu,
+            }),
+            None => return Err(Error::Invalid(t!("point-no-isa", kernel = kernel.name()))),
+        },
+        None => None,
+    };
     // The product under test; the correctness check below uses the same one.
     let multiply = |a: &Tensor, b: &Tensor| -> candle_core::Result<Tensor> {
-        if let (true, Some(sgemm)) = (use_sgemm, &sgemm) {
+        if let Some(sgemm) = &sgemm {
             a.apply_op2_no_bwd(b, sgemm)
         } else {
             a.matmul(b)

@@ -1,13 +1,17 @@
-//! gpulab's own f32 matrix multiply for x86-64 CPUs that have AVX2 and FMA but not AVX-512.
+//! gpulab's own f32 matrix multiply for x86-64 CPUs with AVX2+FMA, and with AVX-512.
 //!
 //! Why it exists: the CPU number is the baseline of every speedup `bench` prints, so it must be
-//! as fast as the CPU allows. Candle's CPU matmul goes through the `gemm` crate; with AVX-512 its
-//! kernels match OpenBLAS, but on AVX2-only CPUs (most laptops, AMD Zen 2/3 servers) it runs at
-//! ~0.7–0.8× of numpy's OpenBLAS (measured side by side by `.ci/bench-vs-numpy`). This module is
-//! the classic BLIS/GotoBLAS design, nothing exotic:
+//! as fast as the CPU allows. Candle's CPU matmul goes through the `gemm` crate; on AVX2-only
+//! CPUs (most laptops, AMD Zen 2/3 servers) it runs at ~0.7–0.8× of numpy's OpenBLAS, and on an
+//! Intel Xeon with AVX-512 its `x86-v4` kernels ran at 0.90× (measured side by side by
+//! `.ci/bench-vs-numpy`; data/docs/measured.md). This module is the classic BLIS/GotoBLAS
+//! design, nothing exotic, with one register tile per instruction set (the `Kernel` trait):
 //!
-//! - a 6×16 register tile (12 of the 16 ymm registers hold C; one k step is 2 loads of B,
+//! - AVX2: a 6×16 tile (12 of the 16 ymm registers hold C; one k step is 2 loads of B,
 //!   6 broadcasts of A and 12 FMAs, so the two FMA pipes never wait on the load ports);
+//! - AVX-512: a 12×32 tile (24 of the 32 zmm registers hold C; one k step is 2 loads of B,
+//!   12 broadcasts of A and 24 FMAs), and B's block walked NC columns at a time so the part
+//!   of it every strip of A reads stays in L2 rather than L3;
 //! - A and B packed into contiguous, 32-byte-aligned micro-panels, so the inner loop reads memory
 //!   strictly sequentially (the hardware prefetcher then hides every miss);
 //! - cache blocking: a 6×KC micro-panel of A (9 KiB) stays in L1 while the kernel walks along a
@@ -21,7 +25,7 @@
 //! `cpu_kernel_default` decides when to use it; `Sgemm` plugs it into Candle as a custom op so the
 //! bench still works on Candle tensors.
 //!
-//! One file on purpose (~670 lines): the unsafe kernel, the packing and the invariants their
+//! One file on purpose (~900 lines): the unsafe kernels, the packing and the invariants their
 //! SAFETY notes rely on must be read together.
 #![allow(unsafe_code)] // SIMD intrinsics and raw pointers into disjoint tiles of C; see SAFETY notes.
 
@@ -30,16 +34,52 @@ mod pool;
 use candle_core::{CpuStorage, CustomOp2, Layout, Shape};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Rows of C in one register tile.
-const MR: usize = 6;
-/// Columns of C in one register tile (two 8-float ymm vectors).
-const NR: usize = 16;
-/// Depth of one packed block. Deeper blocks mean fewer passes over C (each reads and writes
-/// it); the 6×KC panel of A (9 KiB) must stay in a 32 KiB L1d beside the streaming B. Side by
-/// side with OpenBLAS on Zen 3: 384 and 512 best, 256 2-4 % slower, 128 5-9 % slower.
-const KC: usize = 384;
-/// Rows of A packed at once: MC×KC×4 = 216 KiB, inside a 512 KiB L2.
-const MC: usize = 144;
+/// A register tile and its cache blocking, for one instruction set. Only the tokens that prove
+/// the CPU has the instructions implement it (`Avx2Fma`, `Avx512`), so holding a `Kernel` is
+/// the precondition of its unsafe functions.
+pub trait Kernel: Copy + Send + Sync + 'static {
+    /// Rows of C in one register tile.
+    const MR: usize;
+    /// Columns of C in one register tile.
+    const NR: usize;
+    /// Depth of one packed block: deeper blocks mean fewer passes over C (each reads and writes
+    /// it), but the MR×KC panel of A must stay in L1 beside the streaming slivers of B.
+    const KC: usize;
+    /// Rows of A packed at once (MC×KC floats sit in L2).
+    const MC: usize;
+    /// Columns of C walked with one strip of A before the next strip (a multiple of NR; at
+    /// least n means the whole width).
+    const NC: usize;
+    /// What `bench` calls it.
+    const NAME: CpuKernel;
+
+    /// The micro-kernel: C[0..MR, 0..NR] (+)= Σ_p a[p] ⊗ b[p] over `kc` packed steps.
+    ///
+    /// # Safety
+    /// `a` holds kc×MR floats, `b` kc×NR floats 64-byte aligned; `c` an MR×NR window with row
+    /// stride `ldc`.
+    unsafe fn micro(
+        self,
+        kc: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        acc: bool,
+    );
+
+    /// One full MR-tall panel of row-major A into `dst` (kc×MR floats, k-major).
+    ///
+    /// # Safety
+    /// `rows` holds MR pointers, each readable for kc floats; `dst` writable for kc×MR.
+    unsafe fn pack_a_rows(self, rows: &[*const f32], kc: usize, dst: *mut f32);
+
+    /// The AVX2 token every such CPU also has (B is packed with AVX2 moves).
+    fn avx2(self) -> Avx2Fma;
+}
+
+/// The largest MR×NR of any kernel (the edge tiles' scratch).
+const MAX_TILE: usize = 12 * 32;
 
 /// Proof that this CPU has AVX2 and FMA: only `Avx2Fma::detect` makes one, and every safe
 /// function that ends in the kernel's intrinsics (`matmul`, the packing) takes one, so none of
@@ -77,6 +117,8 @@ pub enum CpuKernel {
     Candle,
     /// This module's AVX2+FMA kernel.
     GpulabAvx2,
+    /// This module's AVX-512 kernel.
+    GpulabAvx512,
 }
 
 impl CpuKernel {
@@ -85,21 +127,97 @@ impl CpuKernel {
         match self {
             CpuKernel::Candle => "candle",
             CpuKernel::GpulabAvx2 => "gpulab-avx2",
+            CpuKernel::GpulabAvx512 => "gpulab-avx512",
+        }
+    }
+
+    /// True for this module's kernels.
+    pub fn is_gpulab(self) -> bool {
+        self != CpuKernel::Candle
+    }
+}
+
+/// The kernel `bench` uses unless told otherwise: this module's best for the CPU (AVX-512, else
+/// AVX2+FMA), Candle's where neither exists. Candle's `gemm` is slower on both kinds of CPU
+/// (its AVX2 kernel 0.7-0.8× numpy, its AVX-512 one 0.90× on an Intel Xeon: data/docs/measured.md).
+pub fn cpu_kernel_default() -> CpuKernel {
+    match Isa::best() {
+        Some(isa) => isa.name(),
+        None => CpuKernel::Candle,
+    }
+}
+
+/// Proof of the best instruction set this CPU has for the kernels, as a value `bench` can hold.
+#[derive(Debug, Clone, Copy)]
+pub enum Isa {
+    /// AVX2 and FMA.
+    Avx2(Avx2Fma),
+    /// AVX-512 (F and VL) as well.
+    Avx512(Avx512),
+}
+
+impl Isa {
+    /// The widest this CPU runs.
+    pub fn best() -> Option<Isa> {
+        Avx512::detect()
+            .map(Isa::Avx512)
+            .or_else(|| Avx2Fma::detect().map(Isa::Avx2))
+    }
+
+    /// The token for `kernel`, when this CPU runs it (None for Candle's).
+    pub fn for_kernel(kernel: CpuKernel) -> Option<Isa> {
+        match kernel {
+            CpuKernel::Candle => None,
+            CpuKernel::GpulabAvx2 => Avx2Fma::detect().map(Isa::Avx2),
+            CpuKernel::GpulabAvx512 => Avx512::detect().map(Isa::Avx512),
+        }
+    }
+
+    /// The kernel's name.
+    pub fn name(self) -> CpuKernel {
+        match self {
+            Isa::Avx2(_) => Avx2Fma::NAME,
+            Isa::Avx512(_) => Avx512::NAME,
+        }
+    }
+
+    /// `matmul` with this instruction set's kernel.
+    pub fn matmul(
+        self,
+        m: usize,
+        k: usize,
+        n: usize,
+        a: MatRef,
+        b: MatRef,
+        threads: usize,
+    ) -> Result<Vec<f32>, SgemmError> {
+        match self {
+            Isa::Avx2(cpu) => matmul(cpu, m, k, n, a, b, threads),
+            Isa::Avx512(cpu) => matmul(cpu, m, k, n, a, b, threads),
         }
     }
 }
 
-/// The kernel `bench` uses unless told otherwise: ours where the CPU has AVX2+FMA but no AVX-512F
-/// (there `gemm` only has its AVX2 kernel, the slow case), Candle's everywhere else — with
-/// AVX-512, gemm's `x86-v4` kernels (which gpulab turns on) are faster than any AVX2 code can be.
-pub fn cpu_kernel_default() -> CpuKernel {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if available() && !std::arch::is_x86_feature_detected!("avx512f") {
-            return CpuKernel::GpulabAvx2;
+/// Proof that this CPU has AVX-512 F and VL (and so AVX2 and FMA): only `Avx512::detect`
+/// makes one.
+#[derive(Debug, Clone, Copy)]
+pub struct Avx512(Avx2Fma);
+
+impl Avx512 {
+    /// The token, when this CPU has AVX-512F, AVX-512VL, AVX2 and FMA (checked at run time).
+    pub fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let avx2 = Avx2Fma::detect()?;
+            let yes = std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl");
+            yes.then_some(Avx512(avx2))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
         }
     }
-    CpuKernel::Candle
 }
 
 /// A read-only matrix view: element (i, j) is `data[i * rs + j * cs]`.
@@ -138,8 +256,8 @@ fn check_view(name: &str, v: &MatRef, rows: usize, cols: usize) -> Result<(), Sg
 
 /// C = A·B for A m×k and B k×n, returned row-major (m×n), computed on `threads` threads. Errors
 /// on views too short for their shape and on sizes that cannot be addressed.
-pub fn matmul(
-    cpu: Avx2Fma,
+pub fn matmul<K: Kernel>(
+    cpu: K,
     m: usize,
     k: usize,
     n: usize,
@@ -153,7 +271,7 @@ pub fn matmul(
     // error, never a short buffer the kernel would write past.
     let too_big = || SgemmError(format!("{m}×{k}×{n} is too large to address"));
     let c_len = m.checked_mul(n).ok_or_else(too_big)?;
-    let n_pad = n.checked_next_multiple_of(NR).ok_or_else(too_big)?;
+    let n_pad = n.checked_next_multiple_of(K::NR).ok_or_else(too_big)?;
     let b_len = k.checked_mul(n_pad).ok_or_else(too_big)?;
     if c_len.max(b_len) > isize::MAX as usize / std::mem::size_of::<f32>() {
         return Err(too_big());
@@ -184,9 +302,9 @@ pub fn matmul(
     // (zeroing cost ~1.5 %, seen with perf).
     let mut c: Vec<f32> = Vec::with_capacity(c_len);
     let c_ptr = SendPtr(c.as_mut_ptr());
-    let parts = split(m, n, k, threads);
+    let parts = split(m, n, k, threads, K::MR, K::NR);
     let width = parts.len();
-    let blocks = k.div_ceil(KC);
+    let blocks = k.div_ceil(K::KC);
     // One dispatch, block by block: every thread packs its share of KC-deep block q of B, waits
     // until all shares are in, then multiplies its rectangle of C by that block. A thread that
     // finishes block q early packs its share of q+1 while the others still compute, and each
@@ -194,23 +312,24 @@ pub fn matmul(
     // left both threads idle behind the slower one twice per call.
     let packed: Vec<AtomicUsize> = (0..blocks).map(|_| AtomicUsize::new(0)).collect();
     let failed = AtomicBool::new(false);
-    let jobs = pack_jobs(n_pad);
+    let jobs = pack_jobs(n_pad, K::NR);
+    let job_panels = panels_per_job(K::NR);
     let work = |me: usize| {
         // A panicking thread must not leave the others waiting for its share forever.
         let guard = FailFlag(&failed);
         for (q, done) in packed.iter().enumerate() {
-            let (pc, kc) = (q * KC, KC.min(k - q * KC));
-            let block = q * KC * n_pad;
+            let (pc, kc) = (q * K::KC, K::KC.min(k - q * K::KC));
+            let block = q * K::KC * n_pad;
             for job in (me..jobs).step_by(width) {
-                let jc = job * PANELS_PER_PACK * NR;
-                let len = (n_pad - jc).min(PANELS_PER_PACK * NR) * kc;
+                let jc = job * job_panels * K::NR;
+                let len = (n_pad - jc).min(job_panels * K::NR) * kc;
                 // SAFETY: job `job` of block q owns floats [block + jc·kc, +len) of the packed
                 // buffer (k×n_pad floats): no other job writes them, nobody reads them until
                 // `done` counts this job.
                 let dst = unsafe {
                     std::slice::from_raw_parts_mut(bpack.get().add(block + jc * kc), len)
                 };
-                pack_b(cpu, &b, pc, kc, jc, n, dst);
+                pack_b(cpu.avx2(), K::NR, &b, pc, kc, jc, n, dst);
                 done.fetch_add(1, Ordering::Release);
             }
             while done.load(Ordering::Acquire) < jobs {
@@ -232,7 +351,7 @@ pub fn matmul(
         std::mem::forget(guard);
     };
     pool::run(width, &work);
-    // SAFETY: the rectangles cover all m×n elements (`split`) and the first KC block
+    // SAFETY: the rectangles cover all m×n elements (`split`) and the first K::KC block
     // (`accumulate == false`) writes each of them before anything reads it.
     unsafe { c.set_len(c_len) };
     if buf.capacity() > KEEP_PACKED_B {
@@ -241,10 +360,15 @@ pub fn matmul(
     Ok(c)
 }
 
-/// Jobs that pack one KC-deep block of B (the same for every block): PANELS_PER_PACK panels
+/// Jobs that pack one KC-deep block of B (the same for every block): `panels_per_job` panels
 /// each, so a job stays small.
-fn pack_jobs(n_pad: usize) -> usize {
-    (n_pad / NR).div_ceil(PANELS_PER_PACK)
+fn pack_jobs(n_pad: usize, nr: usize) -> usize {
+    (n_pad / nr).div_ceil(panels_per_job(nr))
+}
+
+/// Panels of B packed by one job: 128 columns (512 bytes of each row).
+fn panels_per_job(nr: usize) -> usize {
+    (128 / nr).max(1)
 }
 
 /// Raises the flag if dropped during a panic (the normal path forgets it).
@@ -278,10 +402,17 @@ unsafe impl Sync for SendPtr {}
 /// Splits C into at most `threads` rectangles along the dimension with more register tiles, in
 /// whole tiles, so no thread gets a ragged share. Small products stay on one thread: below ~2
 /// MFLOP per part, waking a thread costs more than it saves.
-fn split(m: usize, n: usize, k: usize, threads: usize) -> Vec<(usize, usize, usize, usize)> {
+fn split(
+    m: usize,
+    n: usize,
+    k: usize,
+    threads: usize,
+    mr: usize,
+    nr: usize,
+) -> Vec<(usize, usize, usize, usize)> {
     let flops = 2.0 * m as f64 * n as f64 * k as f64;
     let by_work = ((flops / 2e6) as usize).max(1);
-    let (m_tiles, n_tiles) = (m.div_ceil(MR), n.div_ceil(NR));
+    let (m_tiles, n_tiles) = (m.div_ceil(mr), n.div_ceil(nr));
     let along_m = m_tiles >= n_tiles;
     let tiles = if along_m { m_tiles } else { n_tiles };
     let parts = threads.min(tiles).min(by_work).max(1);
@@ -289,40 +420,42 @@ fn split(m: usize, n: usize, k: usize, threads: usize) -> Vec<(usize, usize, usi
         .map(|p| {
             let (t0, t1) = (tiles * p / parts, tiles * (p + 1) / parts);
             if along_m {
-                (t0 * MR, (t1 * MR).min(m), 0, n)
+                (t0 * mr, (t1 * mr).min(m), 0, n)
             } else {
-                (0, m, t0 * NR, (t1 * NR).min(n))
+                (0, m, t0 * nr, (t1 * nr).min(n))
             }
         })
         .collect()
 }
 
 thread_local! {
-    /// Per-thread buffer for packed blocks of A (216 KiB), kept between calls.
+    /// Per-thread buffer for packed blocks of A (MC×KC floats, 216 KiB), kept between calls.
     static PACK: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A 32-byte-aligned window of `len` floats inside `buf` (grown as needed).
+/// A 64-byte-aligned window of `len` floats inside `buf` (grown as needed): a cache line, so
+/// no 64-byte load of a packed panel straddles two.
 fn aligned(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    if buf.len() < len + 8 {
-        buf.resize(len + 8, 0.0);
+    if buf.len() < len + 16 {
+        buf.resize(len + 16, 0.0);
     }
-    let offset = buf.as_ptr().align_offset(32);
+    let offset = buf.as_ptr().align_offset(64);
     &mut buf[offset..offset + len]
 }
 
 /// Adds one KC-deep block to the rectangle C[m0..m1, n0..n1]: C += A[m0..m1, pc..pc+kc] ·
 /// B[pc..pc+kc, n0..n1] (C row-major, row stride `ldc`; the first block, pc = 0, stores instead
-/// of adding). The Goto loop nest: MC rows of A packed in turn, then register tiles along each
-/// 6-row strip of C, so the strip's A panel stays in L1 while B's slivers stream past it.
+/// of adding). The Goto loop nest: MC rows of A packed in turn, then, NC columns of C at a
+/// time, register tiles along each MR-row strip of C, so the strip's A panel stays in L1 while
+/// B's slivers stream past it, and the kc×NC part of B that every strip reads stays in L2.
 ///
 /// # Safety
 /// `c` must point to an m×ldc row-major buffer and no other thread may write this rectangle;
 /// `a` must have been checked with `check_view`; `bblock` must be block pc of B as packed by
 /// `matmul` (kc rows, NR-wide slivers); `n0` a multiple of NR.
 #[allow(clippy::too_many_arguments)]
-unsafe fn gemm_block(
-    cpu: Avx2Fma,
+unsafe fn gemm_block<K: Kernel>(
+    cpu: K,
     pc: usize,
     kc: usize,
     ldc: usize,
@@ -334,79 +467,85 @@ unsafe fn gemm_block(
     n0: usize,
     n1: usize,
 ) {
+    let (mr_full, nr_full) = (K::MR, K::NR);
     PACK.with(|abuf| {
         let abuf = &mut *abuf.borrow_mut();
-        for ic in (m0..m1).step_by(MC) {
-            let mc = MC.min(m1 - ic);
-            let mc_pad = mc.div_ceil(MR) * MR;
+        for ic in (m0..m1).step_by(K::MC) {
+            let mc = K::MC.min(m1 - ic);
+            let mc_pad = mc.div_ceil(mr_full) * mr_full;
             let apack = aligned(abuf, mc_pad * kc);
             pack_a(cpu, a, ic, mc, pc, kc, apack);
-            // Along C's rows, not down its columns: consecutive tiles then sit 64 bytes apart.
-            // Down a column, every tile's rows are a multiple of ldc×4 bytes apart, which for
-            // power-of-two n lands all of them in the same two L1 sets, evicting the B sliver
-            // the kernel is reading (4-6 % slower at n = 1024/2048, seen side by side with
-            // OpenBLAS, which also walks along the rows).
-            for ir in (0..mc).step_by(MR) {
-                let mr = MR.min(mc - ir);
-                let ap = apack[ir * kc..(ir + MR) * kc].as_ptr();
-                for jr in (n0..n1).step_by(NR) {
-                    let nr = NR.min(n1 - jr);
-                    let bp = bblock[jr * kc..(jr + NR) * kc].as_ptr();
-                    // SAFETY: C bounds forwarded from the caller; `cpu` proves AVX2+FMA.
-                    unsafe {
-                        let cp = c.add((ic + ir) * ldc + jr);
-                        tile(kc, ap, bp, cp, ldc, mr, nr, pc > 0)
-                    };
+            for jc in (n0..n1).step_by(K::NC) {
+                let jc_end = n1.min(jc.saturating_add(K::NC));
+                // Along C's rows, not down its columns: consecutive tiles then sit 64 bytes
+                // apart. Down a column, every tile's rows are a multiple of ldc×4 bytes apart,
+                // which for power-of-two n lands all of them in the same two L1 sets, evicting
+                // the B sliver the kernel is reading (4-6 % slower at n = 1024/2048, seen side
+                // by side with OpenBLAS, which also walks along the rows).
+                for ir in (0..mc).step_by(mr_full) {
+                    let mr = mr_full.min(mc - ir);
+                    let ap = apack[ir * kc..(ir + mr_full) * kc].as_ptr();
+                    for jr in (jc..jc_end).step_by(nr_full) {
+                        let nr = nr_full.min(jc_end - jr);
+                        let bp = bblock[jr * kc..(jr + nr_full) * kc].as_ptr();
+                        // SAFETY: C bounds forwarded from the caller; `cpu` proves the ISA.
+                        unsafe {
+                            let cp = c.add((ic + ir) * ldc + jr);
+                            tile(cpu, kc, ap, bp, cp, ldc, mr, nr, pc > 0)
+                        };
+                    }
                 }
             }
         }
     });
 }
 
-/// Panels of B packed by one task (8 × 16 columns = 512 bytes of each row).
-const PANELS_PER_PACK: usize = 8;
-
-/// Packs NR-wide micro-panels of B (as many as `dst` holds) for rows pc..pc+kc, from column jc
-/// (of `n`): each panel kc rows of NR floats, zero-padded on the right so the kernel never needs
-/// an edge case in its inner loop. Four panels at a time where B is row-major: 256 contiguous
-/// bytes of each row feed four panels (one panel at a time read 64 bytes per row, each row on
-/// another page; packing took 5.5 % of a 1024² product on 2 threads, four at a time 3.5-4 %).
-/// More panels at once (8, or whole rows) was slower again: the stores, a panel (kc×64 bytes)
-/// apart, alias in L1.
-fn pack_b(cpu: Avx2Fma, b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, dst: &mut [f32]) {
+/// Packs `nr_full`-wide micro-panels of B (as many as `dst` holds) for rows pc..pc+kc, from
+/// column jc (of `n`): each panel kc rows of NR floats, zero-padded on the right so the kernel
+/// never needs an edge case in its inner loop. 256 contiguous bytes of each row at a time where
+/// B is row-major (four 16-wide panels, two 32-wide ones): one 16-wide panel at a time read 64
+/// bytes per row, each row on another page; packing took 5.5 % of a 1024² product on 2
+/// threads, four at a time 3.5-4 %. More at once (8 panels, or whole rows) was slower again:
+/// the stores, a panel (kc×64 bytes) apart, alias in L1.
+#[allow(clippy::too_many_arguments)]
+fn pack_b(
+    cpu: Avx2Fma,
+    nr_full: usize,
+    b: &MatRef,
+    pc: usize,
+    kc: usize,
+    jc: usize,
+    n: usize,
+    dst: &mut [f32],
+) {
     let _ = cpu; // the token is the precondition of the AVX2 copies below
-    let panels = dst.len() / (NR * kc);
+    let panels = dst.len() / (nr_full * kc);
+    let group_of = (PACK_B_ROW / nr_full).max(1);
     let mut panel = 0;
     while panel < panels {
-        let j0 = jc + panel * NR;
-        // Full panels of row-major B take the vector copy: four at once, or a lone one at the
-        // end of a job.
-        let full = |g: usize| b.cs == 1 && panel + g <= panels && j0 + g * NR <= n;
-        let group = [PACK_B_GROUP, 1].into_iter().find(|&g| full(g));
+        let j0 = jc + panel * nr_full;
+        // Full panels of row-major B take the vector copy: a group at once, or a lone one at
+        // the end of a job.
+        let full = |g: usize| b.cs == 1 && panel + g <= panels && j0 + g * nr_full <= n;
+        let group = [group_of, 1].into_iter().find(|&g| full(g));
         #[cfg(target_arch = "x86_64")]
         if let Some(g) = group {
-            let out = &mut dst[panel * kc * NR..(panel + g) * kc * NR];
+            let out = &mut dst[panel * kc * nr_full..(panel + g) * kc * nr_full];
             let first = pc * b.rs + j0;
-            let last = (pc + kc - 1) * b.rs + j0 + g * NR;
+            let last = (pc + kc - 1) * b.rs + j0 + g * nr_full;
             assert!(last <= b.data.len(), "B view checked by check_view");
             let (src, out) = (b.data.as_ptr().wrapping_add(first), out.as_mut_ptr());
-            // SAFETY: rows pc..pc+kc, columns j0..j0+g·NR of B lie in b.data (asserted above);
-            // `out` holds g panels of kc×NR floats; AVX2 present (`cpu`).
-            unsafe {
-                if g == PACK_B_GROUP {
-                    pack_b_panels::<PACK_B_GROUP>(src, b.rs, kc, out)
-                } else {
-                    pack_b_panels::<1>(src, b.rs, kc, out)
-                }
-            };
+            // SAFETY: rows pc..pc+kc, columns j0..j0+g·nr_full of B lie in b.data (asserted
+            // above); `out` holds g panels of kc×nr_full floats; AVX2 present (`cpu`).
+            unsafe { pack_b_panels(src, b.rs, kc, nr_full, g, out) };
             panel += g;
             continue;
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = group;
-        let nr = NR.min(n - j0);
-        let out = &mut dst[panel * kc * NR..(panel + 1) * kc * NR];
-        for (p, row) in out.chunks_exact_mut(NR).enumerate() {
+        let nr = nr_full.min(n - j0);
+        let out = &mut dst[panel * kc * nr_full..(panel + 1) * kc * nr_full];
+        for (p, row) in out.chunks_exact_mut(nr_full).enumerate() {
             let base = (pc + p) * b.rs + j0 * b.cs;
             for (j, v) in row[..nr].iter_mut().enumerate() {
                 *v = b.data[base + j * b.cs];
@@ -417,103 +556,132 @@ fn pack_b(cpu: Avx2Fma, b: &MatRef, pc: usize, kc: usize, jc: usize, n: usize, d
     }
 }
 
-/// Panels of B that `pack_b_panels` fills together.
-const PACK_B_GROUP: usize = 4;
+/// Floats of each row of B that `pack_b_panels` copies together (256 bytes).
+const PACK_B_ROW: usize = 64;
 
-/// G full panels of row-major B: kc rows of G×16 floats, `rs` apart, each row split over the
-/// G panels (kc×NR floats each, back to back in `dst`) with vector moves.
+/// `g` full panels of row-major B: kc rows of g×nr floats, `rs` apart, each row split over the
+/// g panels (kc×nr floats each, back to back in `dst`) with vector moves.
 ///
 /// # Safety
-/// `src` must be readable at rows 0..kc (stride `rs`) × G×16 floats, `dst` writable for
-/// G×kc×16 floats; the CPU must have AVX2.
+/// `src` must be readable at rows 0..kc (stride `rs`) × g×nr floats, `dst` writable for
+/// g×kc×nr floats; `nr` a multiple of 16; the CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn pack_b_panels<const G: usize>(src: *const f32, rs: usize, kc: usize, dst: *mut f32) {
+unsafe fn pack_b_panels(src: *const f32, rs: usize, kc: usize, nr: usize, g: usize, dst: *mut f32) {
     use std::arch::x86_64::*;
     for p in 0..kc {
         // Each row is on another page of B, where the hardware prefetcher does not follow: ask
         // for the row 8 ahead (a prefetch never faults; wrapping_add keeps the arithmetic
-        // defined past the end).
+        // defined past the end), one line per 16 floats.
         let ahead = src.wrapping_add((p + 8) * rs);
         let row = src.add(p * rs);
-        for l in 0..G {
-            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(l * NR) as *const i8);
-            let out = dst.add(l * kc * NR + p * NR);
-            _mm256_storeu_ps(out, _mm256_loadu_ps(row.add(l * NR)));
-            _mm256_storeu_ps(out.add(8), _mm256_loadu_ps(row.add(l * NR + 8)));
+        for l in 0..g {
+            let out = dst.add(l * kc * nr + p * nr);
+            for v in (0..nr).step_by(16) {
+                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(l * nr + v) as *const i8);
+                _mm256_storeu_ps(out.add(v), _mm256_loadu_ps(row.add(l * nr + v)));
+                _mm256_storeu_ps(out.add(v + 8), _mm256_loadu_ps(row.add(l * nr + v + 8)));
+            }
         }
     }
 }
 
 /// Packs A[ic..ic+mc, pc..pc+kc] as MR-tall micro-panels, each kc columns of MR floats,
 /// zero-padded at the bottom.
-fn pack_a(cpu: Avx2Fma, a: &MatRef, ic: usize, mc: usize, pc: usize, kc: usize, out: &mut [f32]) {
-    let _ = cpu; // the token is the precondition of the AVX2 transpose below
-    for (panel, ir) in (0..mc).step_by(MR).enumerate() {
-        let mr = MR.min(mc - ir);
-        let dst = &mut out[panel * MR * kc..(panel + 1) * MR * kc];
-        if mr < MR {
+fn pack_a<K: Kernel>(
+    cpu: K,
+    a: &MatRef,
+    ic: usize,
+    mc: usize,
+    pc: usize,
+    kc: usize,
+    out: &mut [f32],
+) {
+    let mr_full = K::MR;
+    for (panel, ir) in (0..mc).step_by(mr_full).enumerate() {
+        let mr = mr_full.min(mc - ir);
+        let dst = &mut out[panel * mr_full * kc..(panel + 1) * mr_full * kc];
+        if mr < mr_full {
             dst.fill(0.0);
         }
         #[cfg(target_arch = "x86_64")]
-        if mr == MR && a.cs == 1 {
-            // Row-major A, the common case: six rows side by side, transposed 8 steps at a time.
-            let rows: [&[f32]; MR] = std::array::from_fn(|i| {
+        if mr == mr_full && a.cs == 1 {
+            // Row-major A, the common case: the rows side by side, transposed 8 steps at a time.
+            let mut rows = [std::ptr::null::<f32>(); MAX_MR];
+            for (i, row) in rows.iter_mut().take(mr_full).enumerate() {
                 let base = (ic + ir + i) * a.rs + pc;
-                &a.data[base..base + kc]
-            });
-            // SAFETY: each row slice holds kc floats, `dst` kc×MR; AVX2 present (`cpu`).
-            unsafe { pack_a_panel(rows.map(|r| r.as_ptr()), kc, dst.as_mut_ptr()) };
+                *row = a.data[base..base + kc].as_ptr();
+            }
+            // SAFETY: each row pointer is readable for kc floats (sliced above), `dst` holds
+            // kc×MR; the instruction set is present (`cpu`).
+            unsafe { cpu.pack_a_rows(&rows[..mr_full], kc, dst.as_mut_ptr()) };
             continue;
         }
         for i in 0..mr {
             let base = (ic + ir + i) * a.rs + pc * a.cs;
             for p in 0..kc {
-                dst[p * MR + i] = a.data[base + p * a.cs];
+                dst[p * mr_full + i] = a.data[base + p * a.cs];
             }
         }
     }
 }
 
-/// Six rows of A (kc floats each) into one k-major panel: 8 steps at a time, six row vectors
-/// are transposed in registers (the classic 8×8 unpack/shuffle/permute, two rows zero) and each
-/// step's six floats stored together; scalar code here cost 2 % of a run, seen with perf.
+/// The most rows of any kernel's tile.
+const MAX_MR: usize = 12;
+
+/// Steps p..p+8 of six rows of A, transposed in registers (the classic 8×8
+/// unpack/shuffle/permute, two rows zero): column j holds step p+j of rows 0..6 in lanes 0..6,
+/// lanes 6 and 7 zero.
 ///
 /// # Safety
-/// Each row pointer must be readable for kc floats, `dst` writable for kc×MR; AVX2 present.
+/// Each row pointer must be readable for p+8 floats; AVX2 present.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn pack_a_panel(rows: [*const f32; MR], kc: usize, dst: *mut f32) {
+#[inline]
+unsafe fn transpose6x8(rows: &[*const f32], p: usize) -> [std::arch::x86_64::__m256; 8] {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_ps();
+    let r: [__m256; 6] = std::array::from_fn(|i| _mm256_loadu_ps(rows[i].add(p)));
+    let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+    let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+    let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+    let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+    let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+    let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+    let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+    let s4 = _mm256_shuffle_ps::<0x44>(t4, zero);
+    let s5 = _mm256_shuffle_ps::<0xEE>(t4, zero);
+    let s6 = _mm256_shuffle_ps::<0x44>(t5, zero);
+    let s7 = _mm256_shuffle_ps::<0xEE>(t5, zero);
+    [
+        _mm256_permute2f128_ps::<0x20>(s0, s4),
+        _mm256_permute2f128_ps::<0x20>(s1, s5),
+        _mm256_permute2f128_ps::<0x20>(s2, s6),
+        _mm256_permute2f128_ps::<0x20>(s3, s7),
+        _mm256_permute2f128_ps::<0x31>(s0, s4),
+        _mm256_permute2f128_ps::<0x31>(s1, s5),
+        _mm256_permute2f128_ps::<0x31>(s2, s6),
+        _mm256_permute2f128_ps::<0x31>(s3, s7),
+    ]
+}
+
+/// Six rows of A (kc floats each) into one k-major panel (the AVX2 tile's): 8 steps at a time
+/// through `transpose6x8`, each step's six floats stored together; scalar code here cost 2 % of
+/// a run, seen with perf.
+///
+/// # Safety
+/// Six row pointers, each readable for kc floats; `dst` writable for kc×6; AVX2 present.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pack_a_panel6(rows: &[*const f32], kc: usize, dst: *mut f32) {
+    use std::arch::x86_64::*;
+    const MR: usize = 6;
     let mut p = 0;
     while p + 8 <= kc {
-        let r: [__m256; MR] = std::array::from_fn(|i| _mm256_loadu_ps(rows[i].add(p)));
-        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
-        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
-        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
-        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
-        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
-        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
-        let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
-        let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
-        let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
-        let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
-        let s4 = _mm256_shuffle_ps::<0x44>(t4, zero);
-        let s5 = _mm256_shuffle_ps::<0xEE>(t4, zero);
-        let s6 = _mm256_shuffle_ps::<0x44>(t5, zero);
-        let s7 = _mm256_shuffle_ps::<0xEE>(t5, zero);
-        // Column j (step p + j): rows 0..6 in lanes 0..6.
-        let cols = [
-            _mm256_permute2f128_ps::<0x20>(s0, s4),
-            _mm256_permute2f128_ps::<0x20>(s1, s5),
-            _mm256_permute2f128_ps::<0x20>(s2, s6),
-            _mm256_permute2f128_ps::<0x20>(s3, s7),
-            _mm256_permute2f128_ps::<0x31>(s0, s4),
-            _mm256_permute2f128_ps::<0x31>(s1, s5),
-            _mm256_permute2f128_ps::<0x31>(s2, s6),
-            _mm256_permute2f128_ps::<0x31>(s3, s7),
-        ];
+        let cols = transpose6x8(rows, p);
         let out = dst.add(p * MR);
         // Steps 0..7 as 8-float stores, each overlapping the next one's first two floats
         // (rewritten by it); the last step as 4 + 2 floats, so nothing past step 7 is written.
@@ -528,7 +696,35 @@ unsafe fn pack_a_panel(rows: [*const f32; MR], kc: usize, dst: *mut f32) {
         p += 8;
     }
     for q in p..kc {
-        for (i, row) in rows.iter().enumerate() {
+        for (i, row) in rows.iter().enumerate().take(MR) {
+            *dst.add(q * MR + i) = *row.add(q);
+        }
+    }
+}
+
+/// Twelve rows of A into one k-major panel (the AVX-512 tile's): each half of six rows through
+/// `transpose6x8`, stored with a six-lane mask, so nothing is written twice or past the panel.
+///
+/// # Safety
+/// Twelve row pointers, each readable for kc floats; `dst` writable for kc×12; AVX-512F/VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn pack_a_panel12(rows: &[*const f32], kc: usize, dst: *mut f32) {
+    use std::arch::x86_64::*;
+    const MR: usize = 12;
+    let mut p = 0;
+    while p + 8 <= kc {
+        let lo = transpose6x8(&rows[..6], p);
+        let hi = transpose6x8(&rows[6..], p);
+        let out = dst.add(p * MR);
+        for j in 0..8 {
+            _mm256_mask_storeu_ps(out.add(j * MR), 0x3f, lo[j]);
+            _mm256_mask_storeu_ps(out.add(j * MR + 6), 0x3f, hi[j]);
+        }
+        p += 8;
+    }
+    for q in p..kc {
+        for (i, row) in rows.iter().enumerate().take(MR) {
             *dst.add(q * MR + i) = *row.add(q);
         }
     }
@@ -537,11 +733,12 @@ unsafe fn pack_a_panel(rows: [*const f32; MR], kc: usize, dst: *mut f32) {
 /// One register tile of C: full tiles go straight to C, edge tiles through a scratch tile.
 ///
 /// # Safety
-/// AVX2+FMA present; `a`/`b` point to packed panels of `kc` steps; `c` to an mr×nr window of a
-/// row-major buffer with row stride `ldc`.
+/// `a`/`b` point to packed panels of `kc` steps; `c` to an mr×nr window of a row-major buffer
+/// with row stride `ldc`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-unsafe fn tile(
+unsafe fn tile<K: Kernel>(
+    cpu: K,
     kc: usize,
     a: *const f32,
     b: *const f32,
@@ -551,33 +748,195 @@ unsafe fn tile(
     nr: usize,
     accumulate: bool,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if mr == MR && nr == NR {
-            // SAFETY: forwarded from the caller.
-            unsafe { kernel_6x16(kc, a, b, c, ldc, accumulate) };
-            return;
-        }
-        #[repr(align(32))]
-        struct Scratch([f32; MR * NR]);
-        let mut scratch = Scratch([0.0; MR * NR]);
-        // SAFETY: the scratch tile is a full MR×NR row-major buffer.
-        unsafe { kernel_6x16(kc, a, b, scratch.0.as_mut_ptr(), NR, false) };
-        for i in 0..mr {
-            for j in 0..nr {
-                // SAFETY: (i, j) is inside the caller's mr×nr window.
-                unsafe {
-                    let dst = c.add(i * ldc + j);
-                    let v = scratch.0[i * NR + j];
-                    *dst = if accumulate { *dst + v } else { v };
-                }
+    if mr == K::MR && nr == K::NR {
+        // SAFETY: forwarded from the caller.
+        unsafe { cpu.micro(kc, a, b, c, ldc, accumulate) };
+        return;
+    }
+    #[repr(align(64))]
+    struct Scratch([f32; MAX_TILE]);
+    let mut scratch = Scratch([0.0; MAX_TILE]);
+    // SAFETY: the scratch tile holds a full MR×NR row-major tile (MAX_TILE ≥ MR·NR).
+    unsafe { cpu.micro(kc, a, b, scratch.0.as_mut_ptr(), K::NR, false) };
+    for i in 0..mr {
+        for j in 0..nr {
+            // SAFETY: (i, j) is inside the caller's mr×nr window.
+            unsafe {
+                let dst = c.add(i * ldc + j);
+                let v = scratch.0[i * K::NR + j];
+                *dst = if accumulate { *dst + v } else { v };
             }
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (kc, a, b, c, ldc, mr, nr, accumulate);
-        unreachable!("no Avx2Fma token can exist off x86-64");
+}
+
+impl Kernel for Avx2Fma {
+    const MR: usize = 6;
+    const NR: usize = 16;
+    // The 6×KC panel of A (9 KiB) stays in a 32 KiB L1d beside the streaming B. Side by side
+    // with OpenBLAS on Zen 3: 384 and 512 best, 256 2-4 % slower, 128 5-9 % slower.
+    const KC: usize = 384;
+    // MC×KC×4 = 216 KiB, inside a 512 KiB L2.
+    const MC: usize = 144;
+    // The whole width: tuned that way on Zen 3, where it matches OpenBLAS.
+    const NC: usize = 512;
+    const NAME: CpuKernel = CpuKernel::GpulabAvx2;
+
+    unsafe fn micro(
+        self,
+        kc: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        acc: bool,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: forwarded; `self` proves AVX2+FMA.
+        unsafe {
+            kernel_6x16(kc, a, b, c, ldc, acc)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (kc, a, b, c, ldc, acc);
+            unreachable!("no Avx2Fma token can exist off x86-64");
+        }
+    }
+
+    unsafe fn pack_a_rows(self, rows: &[*const f32], kc: usize, dst: *mut f32) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: forwarded; `self` proves AVX2.
+        unsafe {
+            pack_a_panel6(rows, kc, dst)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (rows, kc, dst);
+            unreachable!("no Avx2Fma token can exist off x86-64");
+        }
+    }
+
+    fn avx2(self) -> Avx2Fma {
+        self
+    }
+}
+
+impl Kernel for Avx512 {
+    const MR: usize = 12;
+    const NR: usize = 32;
+    // The 12×KC panel of A (12 KiB) stays in L1 (48 KiB on Zen 4 and Sapphire Rapids) beside
+    // a 32 KiB sliver of B.
+    const KC: usize = 256;
+    // MC×KC×4 = 144 KiB of A in L2.
+    const MC: usize = 144;
+    // KC×NC×4 = 512 KiB of B read by every strip of A: half of Zen 4's 1 MiB L2, a quarter of
+    // Sapphire Rapids' 2 MiB.
+    const NC: usize = 512;
+    const NAME: CpuKernel = CpuKernel::GpulabAvx512;
+
+    unsafe fn micro(
+        self,
+        kc: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        acc: bool,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: forwarded; `self` proves AVX-512F.
+        unsafe {
+            kernel_12x32(kc, a, b, c, ldc, acc)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (kc, a, b, c, ldc, acc);
+            unreachable!("no Avx512 token can exist off x86-64");
+        }
+    }
+
+    unsafe fn pack_a_rows(self, rows: &[*const f32], kc: usize, dst: *mut f32) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: forwarded; `self` proves AVX-512F/VL.
+        unsafe {
+            pack_a_panel12(rows, kc, dst)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (rows, kc, dst);
+            unreachable!("no Avx512 token can exist off x86-64");
+        }
+    }
+
+    fn avx2(self) -> Avx2Fma {
+        self.0
+    }
+}
+
+/// The 12×32 AVX-512 micro-kernel: C[0..12, 0..32] (+)= Σ_p a[p] ⊗ b[p] over `kc` packed steps.
+/// 24 zmm accumulators; one k step is 2 aligned loads of B, 12 broadcasts of A (folded into the
+/// FMAs as memory operands) and 24 FMAs: 12 loads per 24 FMAs, inside two load ports.
+///
+/// # Safety
+/// AVX-512F present; `a` holds kc×12 floats, `b` kc×32 floats 64-byte aligned; `c` a 12×32
+/// window with row stride `ldc`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,fma")]
+unsafe fn kernel_12x32(
+    kc: usize,
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    accumulate: bool,
+) {
+    use std::arch::x86_64::*;
+    const MR: usize = 12;
+    const NR: usize = 32;
+    for i in 0..MR {
+        _mm_prefetch::<_MM_HINT_T0>(c.add(i * ldc) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(c.add(i * ldc + NR - 1) as *const i8);
+    }
+    let mut acc = [[_mm512_setzero_ps(); 2]; MR];
+    let (mut a, mut b) = (a, b);
+    macro_rules! step {
+        ($s:expr) => {{
+            let b0 = _mm512_load_ps(b.add($s * NR));
+            let b1 = _mm512_load_ps(b.add($s * NR + 16));
+            for (i, row) in acc.iter_mut().enumerate() {
+                let ai = _mm512_set1_ps(*a.add($s * MR + i));
+                row[0] = _mm512_fmadd_ps(ai, b0, row[0]);
+                row[1] = _mm512_fmadd_ps(ai, b1, row[1]);
+            }
+        }};
+    }
+    // Four steps per trip; A (192 bytes per trip) prefetched 8 steps ahead, as the AVX2 kernel
+    // does for the same reason (B's stream evicts A's panel from L1 between tiles).
+    for _ in 0..kc / 4 {
+        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(8 * MR) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(8 * MR + 16) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(8 * MR + 32) as *const i8);
+        step!(0);
+        step!(1);
+        step!(2);
+        step!(3);
+        a = a.add(4 * MR);
+        b = b.add(4 * NR);
+    }
+    for _ in 0..kc % 4 {
+        step!(0);
+        a = a.add(MR);
+        b = b.add(NR);
+    }
+    for (i, row) in acc.iter().enumerate() {
+        let p = c.add(i * ldc);
+        let (mut lo, mut hi) = (row[0], row[1]);
+        if accumulate {
+            lo = _mm512_add_ps(lo, _mm512_loadu_ps(p));
+            hi = _mm512_add_ps(hi, _mm512_loadu_ps(p.add(16)));
+        }
+        _mm512_storeu_ps(p, lo);
+        _mm512_storeu_ps(p.add(16), hi);
     }
 }
 
@@ -597,6 +956,8 @@ unsafe fn kernel_6x16(
     accumulate: bool,
 ) {
     use std::arch::x86_64::*;
+    const MR: usize = 6;
+    const NR: usize = 16;
     // Warm C's lines while the k loop runs: they are needed only at the end.
     for i in 0..MR {
         _mm_prefetch::<_MM_HINT_T0>(c.add(i * ldc) as *const i8);
@@ -657,8 +1018,8 @@ unsafe fn kernel_6x16(
 pub struct Sgemm {
     /// Threads to use (normally `candle_core::utils::get_num_threads()`).
     pub threads: usize,
-    /// This CPU's AVX2+FMA, proven.
-    pub cpu: Avx2Fma,
+    /// The kernel, its instruction set proven.
+    pub cpu: Isa,
 }
 
 impl CustomOp2 for Sgemm {
@@ -696,7 +1057,9 @@ impl CustomOp2 for Sgemm {
             rs: l2.stride()[0],
             cs: l2.stride()[1],
         };
-        let c = matmul(self.cpu, m, k, n, a, b, self.threads)
+        let c = self
+            .cpu
+            .matmul(m, k, n, a, b, self.threads)
             .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
         Ok((CpuStorage::F32(c), Shape::from((m, n))))
     }

@@ -310,8 +310,8 @@ pub struct BenchArgs {
     /// CPU threads for the matmul (default: physical cores, as candle picks).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// CPU f32 kernel: auto (gpulab's own on AVX2 CPUs without AVX-512, else Candle's), candle,
-    /// or gpulab.
+    /// CPU f32 kernel: auto (gpulab's own, AVX-512 or AVX2, where the CPU has one; else
+    /// Candle's), candle, gpulab, gpulab-avx2 or gpulab-avx512.
     #[arg(long, default_value = "auto", value_name = "auto|candle|gpulab")]
     pub cpu_kernel: String,
     /// Also show the lesson's naive timing (one cold call; on a GPU, one call without synchronize).

@@ -64,16 +64,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `--cpu-kernel`: auto picks by CPU; asking for gpulab's kernel on a CPU without AVX2/FMA is
-/// refused here rather than failing every point.
+/// `--cpu-kernel`: auto picks by CPU; `gpulab` is gpulab's widest kernel for this CPU; asking
+/// for a kernel this CPU cannot run is refused here rather than failing every point.
 fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::bench::sgemm::CpuKernel> {
-    use gpulab::bench::sgemm::{available, cpu_kernel_default, CpuKernel};
-    match text.trim().to_ascii_lowercase().as_str() {
-        "auto" => Ok(cpu_kernel_default()),
-        "candle" => Ok(CpuKernel::Candle),
-        "gpulab" | "gpulab-avx2" if available() => Ok(CpuKernel::GpulabAvx2),
-        "gpulab" | "gpulab-avx2" => bail!("{}", t!("cpu-kernel-no-avx2")),
+    use gpulab::bench::sgemm::{cpu_kernel_default, CpuKernel, Isa};
+    let wanted = match text.trim().to_ascii_lowercase().as_str() {
+        "auto" => return Ok(cpu_kernel_default()),
+        "candle" => return Ok(CpuKernel::Candle),
+        "gpulab" => match Isa::best() {
+            Some(isa) => return Ok(isa.name()),
+            None => bail!("{}", t!("cpu-kernel-no-avx2")),
+        },
+        "gpulab-avx2" => CpuKernel::GpulabAvx2,
+        "gpulab-avx512" => CpuKernel::GpulabAvx512,
         other => bail!("{}", t!("cpu-kernel-unknown", given = format!("{other:?}"))),
+    };
+    match Isa::for_kernel(wanted) {
+        Some(_) => Ok(wanted),
+        None => bail!("{}", t!("cpu-kernel-cannot", kernel = wanted.name())),
     }
 }
 

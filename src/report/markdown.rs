@@ -197,8 +197,12 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
     let _ = writeln!(out, "\n{}\n", w("rep-per-param-note"));
     let _ = writeln!(out, "### {}\n", w("rep-bench-detail"));
     out.push_str(&crate::bench::export::results_table(&r.bench).to_markdown());
-    if r.bench.cpu_kernel == Some(crate::bench::sgemm::CpuKernel::GpulabAvx2) {
-        let _ = writeln!(out, "\n{}", w("rep-kernel-note"));
+    if let Some(kernel) = r.bench.cpu_kernel.filter(|k| k.is_gpulab()) {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            tl!(lang, "rep-kernel-note", kernel = kernel.name())
+        );
     }
     // Why GPUs are fast is bytes per second as much as FLOPs: the measured bandwidth and each
     // matmul point on its roofline (reports written before gpulab measured them have neither).

@@ -84,11 +84,13 @@ fn main() -> Result<(), String> {
     } else {
         Duration::ZERO
     };
+    // The kernel `bench` picks by default on this CPU (AVX-512 where it has it, else AVX2).
+    let cpu = gpulab::bench::sgemm::Isa::best().ok_or("this CPU lacks AVX2/FMA".to_string())?;
     println!(
-        "gpulab kernel vs OpenBLAS ({}), {threads} thread(s), {pairs} alternating pairs per size",
+        "gpulab kernel {} vs OpenBLAS ({}), {threads} thread(s), {pairs} alternating pairs per size",
+        cpu.name().name(),
         args[0]
     );
-    let cpu = gpulab::bench::sgemm::Avx2Fma::detect().ok_or("this CPU lacks AVX2/FMA".to_string())?;
     for n_arg in &args[3..] {
         let n = num(n_arg)?;
         let a: Vec<f32> = (0..n * n)
@@ -99,7 +101,7 @@ fn main() -> Result<(), String> {
             .collect();
         let view = |data| gpulab::bench::sgemm::MatRef { data, rs: n, cs: 1 };
         let ours = || {
-            gpulab::bench::sgemm::matmul(cpu, n, n, n, view(&a), view(&b), threads).map_err(|e| e.to_string())
+            cpu.matmul(n, n, n, view(&a), view(&b), threads).map_err(|e| e.to_string())
         };
         let theirs = || {
             // Uninitialised like gpulab's output and numpy's (beta = 0: OpenBLAS writes all of C).

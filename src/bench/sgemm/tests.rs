@@ -24,23 +24,39 @@ fn values(len: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
-/// The kernel's token, or `None` after saying the test is skipped. A skip is never silent, and
-/// where `GPULAB_REQUIRE_AVX2` is set (`.ci/run` sets it: CI's machines have AVX2) it is a
-/// failure, so a green CI run means the kernel was tested.
-fn cpu() -> Option<Avx2Fma> {
-    let cpu = Avx2Fma::detect();
-    if cpu.is_none() {
-        assert!(
-            std::env::var_os("GPULAB_REQUIRE_AVX2").is_none(),
-            "GPULAB_REQUIRE_AVX2 is set but this CPU lacks AVX2/FMA: the kernel tests cannot run"
-        );
-        eprintln!("skipped: no AVX2/FMA on this CPU (the sgemm kernel is not tested here)");
+/// Every kernel this CPU runs, after saying which are skipped. A skip is never silent, and
+/// where `GPULAB_REQUIRE_AVX2` / `GPULAB_REQUIRE_AVX512` is set (`.ci/run` sets the first on
+/// every machine, the second where the CPU has AVX-512F/VL) it is a failure, so a green CI run
+/// means each kernel the machine can run was tested.
+fn cpus() -> Vec<Isa> {
+    let mut out = Vec::new();
+    match Avx2Fma::detect() {
+        Some(cpu) => out.push(Isa::Avx2(cpu)),
+        None => {
+            assert!(
+                std::env::var_os("GPULAB_REQUIRE_AVX2").is_none(),
+                "GPULAB_REQUIRE_AVX2 is set but this CPU lacks AVX2/FMA: the kernel tests cannot run"
+            );
+            eprintln!("skipped: no AVX2/FMA on this CPU (the AVX2 kernel is not tested here)");
+        }
     }
-    cpu
+    match Avx512::detect() {
+        Some(cpu) => out.push(Isa::Avx512(cpu)),
+        None => {
+            assert!(
+                std::env::var_os("GPULAB_REQUIRE_AVX512").is_none(),
+                "GPULAB_REQUIRE_AVX512 is set but this CPU lacks AVX-512F/VL: the AVX-512 kernel tests cannot run"
+            );
+            eprintln!(
+                "skipped: no AVX-512F/VL on this CPU (the AVX-512 kernel is not tested here)"
+            );
+        }
+    }
+    out
 }
 
 fn check(
-    cpu: Avx2Fma,
+    cpu: Isa,
     m: usize,
     k: usize,
     n: usize,
@@ -56,24 +72,33 @@ fn check(
     };
     let a = view(&ad, m, k, transpose_a);
     let b = view(&bd, k, n, transpose_b);
-    let got = matmul(cpu, m, k, n, a, b, threads).unwrap();
+    let got = cpu.matmul(m, k, n, a, b, threads).unwrap();
     let want = reference(m, k, n, &a, &b);
     assert_eq!(got.len(), m * n);
     for (idx, (g, w)) in got.iter().zip(&want).enumerate() {
         let tol = 1e-5 * (k as f64).sqrt().max(1.0);
         assert!(
             (*g as f64 - w).abs() <= tol,
-            "{m}×{k}×{n} (tA {transpose_a}, tB {transpose_b}, {threads} thr) at {idx}: {g} vs {w}"
+            "{:?} {m}×{k}×{n} (tA {transpose_a}, tB {transpose_b}, {threads} thr) at {idx}: {g} vs {w}",
+            cpu.name()
         );
     }
 }
 
 #[test]
 fn matches_f64_reference_on_ragged_shapes() {
-    let Some(cpu) = cpu() else { return };
+    for cpu in cpus() {
+        ragged_shapes(cpu);
+    }
+}
+
+fn ragged_shapes(cpu: Isa) {
     for &(m, k, n) in &[
         (1, 1, 1),
         (6, 16, 16),
+        (12, 32, 32),
+        (12, 256, 512),
+        (13, 257, 545),
         (7, 300, 17),
         (13, 513, 33),
         (9, 769, 20),
@@ -94,7 +119,12 @@ fn matches_f64_reference_on_ragged_shapes() {
 fn concurrent_calls_each_get_their_own_product() {
     // Several products at once: one gets the pool and the shared packed-B buffer, the others
     // fall back to scoped threads and a fresh buffer; block-by-block waits must not mix them.
-    let Some(cpu) = cpu() else { return };
+    for cpu in cpus() {
+        concurrent(cpu);
+    }
+}
+
+fn concurrent(cpu: Isa) {
     std::thread::scope(|s| {
         for (i, threads) in [2, 3, 2, 1].into_iter().enumerate() {
             s.spawn(move || {
@@ -114,21 +144,26 @@ fn concurrent_calls_each_get_their_own_product() {
 
 #[test]
 fn empty_and_short_inputs() {
-    let Some(cpu) = cpu() else { return };
+    for cpu in cpus() {
+        empty_and_short(cpu);
+    }
+}
+
+fn empty_and_short(cpu: Isa) {
     let a = [1.0f32; 6];
     let view = MatRef {
         data: &a,
         rs: 3,
         cs: 1,
     };
-    assert_eq!(matmul(cpu, 2, 0, 3, view, view, 1).unwrap(), vec![0.0; 6]);
+    assert_eq!(cpu.matmul(2, 0, 3, view, view, 1).unwrap(), vec![0.0; 6]);
     let b = MatRef {
         data: &a,
         rs: 2,
         cs: 1,
     };
-    assert!(matmul(cpu, 0, 3, 2, view, b, 1).unwrap().is_empty());
-    let err = matmul(cpu, 3, 3, 3, view, view, 1).unwrap_err();
+    assert!(cpu.matmul(0, 3, 2, view, b, 1).unwrap().is_empty());
+    let err = cpu.matmul(3, 3, 3, view, view, 1).unwrap_err();
     assert!(err.to_string().contains("holds only 6"), "{err}");
 }
 
@@ -140,22 +175,32 @@ fn split_covers_c_once_in_whole_tiles() {
         (100, 3, 100, 8),
         (8, 8, 8, 2),
     ] {
-        let parts = split(m, n, k, t);
-        assert!(parts.len() <= t);
-        let area: usize = parts.iter().map(|&(a, b, c, d)| (b - a) * (d - c)).sum();
-        assert_eq!(area, m * n, "{m}×{n} on {t}: {parts:?}");
+        for (mr, nr) in [(6, 16), (12, 32)] {
+            let parts = split(m, n, k, t, mr, nr);
+            assert!(parts.len() <= t);
+            let area: usize = parts.iter().map(|&(a, b, c, d)| (b - a) * (d - c)).sum();
+            assert_eq!(area, m * n, "{m}×{n} on {t}: {parts:?}");
+            for &(m0, _, n0, _) in &parts {
+                assert!(m0 % mr == 0 && n0 % nr == 0, "whole tiles: {parts:?}");
+            }
+        }
     }
     assert_eq!(
-        split(8, 8, 8, 2).len(),
+        split(8, 8, 8, 2, 6, 16).len(),
         1,
         "tiny products stay on one thread"
     );
-    assert_eq!(split(1024, 1024, 1024, 2).len(), 2);
+    assert_eq!(split(1024, 1024, 1024, 2, 12, 32).len(), 2);
 }
 
 #[test]
 fn sizes_that_cannot_be_addressed_are_an_error_not_a_wild_write() {
-    let Some(cpu) = cpu() else { return };
+    for cpu in cpus() {
+        unaddressable(cpu);
+    }
+}
+
+fn unaddressable(cpu: Isa) {
     // A stride-0 view of one value passes the view check for any size; m·n wrapped to a tiny C
     // before, and the kernel stored through address 0x4.
     let one = [1.0f32];
@@ -164,9 +209,11 @@ fn sizes_that_cannot_be_addressed_are_an_error_not_a_wild_write() {
         rs: 0,
         cs: 0,
     };
-    let err = matmul(cpu, 1 << 60, 1, 16, view, view, 1).unwrap_err();
+    let err = cpu.matmul(1 << 60, 1, 16, view, view, 1).unwrap_err();
     assert!(format!("{err:?}").contains("too large"), "{err:?}");
-    let err = matmul(cpu, 1, usize::MAX / 2, 16, view, view, 1).unwrap_err();
+    let err = cpu
+        .matmul(1, usize::MAX / 2, 16, view, view, 1)
+        .unwrap_err();
     assert!(format!("{err:?}").contains("too large"), "{err:?}");
 }
 
@@ -193,7 +240,7 @@ proptest::proptest! {
         failure_persistence: None,
         ..proptest::prelude::ProptestConfig::default()
     })]
-    /// The kernel against an f64 reference over random shapes (edges of every tile and block
+    /// Each kernel against an f64 reference over random shapes (edges of every tile and block
     /// size included), transposed and strided views, and thread counts up to more threads than
     /// parts.
     #[test]
@@ -206,23 +253,26 @@ proptest::proptest! {
         pad in 1usize..9,
         threads in 1usize..9,
     ) {
-        let Some(cpu) = cpu() else { return Ok(()) };
         let (ad, ars, acs) = strided(m, k, la, pad, 11);
         let (bd, brs, bcs) = strided(k, n, lb, pad, 12);
         let a = MatRef { data: &ad, rs: ars, cs: acs };
         let b = MatRef { data: &bd, rs: brs, cs: bcs };
-        let got = matmul(cpu, m, k, n, a, b, threads).unwrap();
         let want = reference(m, k, n, &a, &b);
         let tol = 1e-5 * (k as f64).sqrt().max(1.0);
-        for (idx, (g, w)) in got.iter().zip(&want).enumerate() {
-            proptest::prop_assert!((*g as f64 - w).abs() <= tol, "at {}: {} vs {}", idx, g, w);
+        for cpu in cpus() {
+            let got = cpu.matmul(m, k, n, a, b, threads).unwrap();
+            for (idx, (g, w)) in got.iter().zip(&want).enumerate() {
+                proptest::prop_assert!(
+                    (*g as f64 - w).abs() <= tol, "{:?} at {}: {} vs {}", cpu.name(), idx, g, w
+                );
+            }
         }
     }
 }
 
 #[test]
 fn a_poisoned_packed_b_lock_is_taken_back() {
-    let Some(cpu) = cpu() else { return };
+    let Some(&cpu) = cpus().first() else { return };
     // Poison the lock the way a panicking call would.
     let _ = std::thread::spawn(|| {
         let _guard = PACKED_B.lock().unwrap();
