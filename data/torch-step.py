@@ -1,5 +1,12 @@
-"""gpulab's training step in PyTorch: the same GPT-2- and Llama-style models as gpulab's Candle
-step (src/memory/models.rs), trained one step, with the bytes PyTorch holds measured per phase.
+"""gpulab's training step in PyTorch, with the bytes PyTorch holds measured per phase. Two
+implementations of the same GPT-2- and Llama-style models (src/memory/models.rs):
+- "gpulab": this file's own modules, the same layers as gpulab's Candle step;
+- "transformers": Hugging Face's GPT2LMHeadModel / LlamaForCausalLM built from a config (no
+  download), with the library's defaults (SDPA attention unless "attn" says "eager", GPT-2's
+  dropout 0.1, train mode), the loss through `labels=` as users write it.
+Recipes on top: activation checkpointing (`gradient_checkpointing_enable()`), LoRA through peft
+(rank, target modules "qv" or "all-linear"; only the adapters train), and mixed precision
+(torch.autocast around the forward pass, the weights and optimizer in f32).
 
 `gpulab measure --pytorch` writes this file to a temporary folder and runs it with the chosen
 python; the job arrives as JSON on stdin, the result leaves as JSON on stdout (one line).
@@ -12,10 +19,16 @@ Bytes are relative to the step's start plus the tensors alive then (weights, opt
 the batch), counted from their storages.
 
 Job: {"device": "cpu"|"cuda", "dtype": "f32"|"bf16", "optimizer": "sgd"|"momentum"|"adamw",
+      "impl": "gpulab"|"transformers" (default gpulab), "attn": "sdpa"|"eager",
+      "foreach": true|false (AdamW's multi-tensor update; CUDA's default, not the CPU's),
+      "checkpointing": bool,
+      "autocast": null | "bf16"|"f16" (mixed precision: weights in "dtype", the forward in this),
       "shapes": [{"family": "gpt"|"llama", "batch", "layers", "d_model", "heads", "kv_heads",
-                  "ffn", "vocab", "seq_len", "context", "tied"}]}
-Result: {"torch": version, "device": name, "steps": [{"params", "weights", "optimizer_state",
-         "batch", "forward_live", "backward_peak", "step_peak", "peak"} | {"error": text}]}
+                  "ffn", "vocab", "seq_len", "context", "tied",
+                  "lora": absent | {"rank", "targets": "qv"|"all-linear"}}]}
+Result: {"torch": version, "transformers": version|null, "device": name,
+         "steps": [{"params", "trainable", "trainable_bytes", "weights", "optimizer_state", "batch",
+                    "forward_live", "backward_peak", "step_peak", "peak"} | {"error": text}]}
 """
 import json
 import math
@@ -207,26 +220,97 @@ class CudaMeter:
         return out
 
 
+def hf_model(job, c):
+    """Hugging Face's own model for the shape, from a config (random weights, no download)."""
+    import transformers
+
+    attn = job.get("attn") or "sdpa"
+    ctx = c.get("context") or c["seq_len"]
+    if c["family"] == "gpt":
+        config = transformers.GPT2Config(
+            vocab_size=c["vocab"], n_positions=ctx, n_embd=c["d_model"], n_layer=c["layers"],
+            n_head=c["heads"], n_inner=c["ffn"], tie_word_embeddings=c["tied"],
+            bos_token_id=0, eos_token_id=0)
+        cls = transformers.GPT2LMHeadModel
+    else:
+        config = transformers.LlamaConfig(
+            vocab_size=c["vocab"], hidden_size=c["d_model"], intermediate_size=c["ffn"],
+            num_hidden_layers=c["layers"], num_attention_heads=c["heads"],
+            num_key_value_heads=c["kv_heads"], max_position_embeddings=ctx,
+            tie_word_embeddings=c["tied"], bos_token_id=0, eos_token_id=0, pad_token_id=None)
+        cls = transformers.LlamaForCausalLM
+    config._attn_implementation = attn
+    config.use_cache = False
+    return cls(config)
+
+
+def lora(model, job, c):
+    """peft's LoRA on the model: only the adapters train."""
+    import peft
+
+    spec = c["lora"]
+    if spec["targets"] == "all-linear":
+        targets = "all-linear"
+    elif c["family"] == "gpt":
+        targets = ["c_attn"]  # GPT-2's q, k and v are one Conv1D: peft adapts it whole
+    else:
+        targets = ["q_proj", "v_proj"]
+    config = peft.LoraConfig(r=spec["rank"], lora_alpha=2 * spec["rank"], lora_dropout=0.05,
+                             target_modules=targets, fan_in_fan_out=c["family"] == "gpt")
+    return peft.get_peft_model(model, config)
+
+
 def one_step(job, c):
     dev = job["device"]
-    dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[job["dtype"]]
+    dtypes = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+    dtype = dtypes[job["dtype"]]
+    hf = job.get("impl", "gpulab") == "transformers"
     torch.manual_seed(0)
-    model = (Gpt(c) if c["family"] == "gpt" else Llama(c)).to(dev, dtype)
-    params = list(model.parameters())
+    if hf:
+        model = hf_model(job, c)
+    else:
+        model = Gpt(c) if c["family"] == "gpt" else Llama(c)
+    model = model.to(dev, dtype)
+    all_params = list(model.parameters())
+    if job.get("checkpointing"):
+        if not hf:
+            raise ValueError("checkpointing is measured on the transformers implementation")
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    if c.get("lora"):
+        if not hf:
+            raise ValueError("LoRA is measured on the transformers implementation (peft)")
+        model = lora(model, job, c)
+        all_params = list(model.parameters())
+    model.train()
+    params = [p for p in all_params if p.requires_grad]
+    foreach = bool(job.get("foreach", False))
     opt = {
-        "sgd": lambda: torch.optim.SGD(params, lr=1e-3),
-        "momentum": lambda: torch.optim.SGD(params, lr=1e-3, momentum=0.9),
-        # foreach=False: the single-tensor update, PyTorch's default on the CPU.
-        "adamw": lambda: torch.optim.AdamW(params, lr=1e-3, foreach=False),
+        "sgd": lambda: torch.optim.SGD(params, lr=1e-3, foreach=foreach),
+        "momentum": lambda: torch.optim.SGD(params, lr=1e-3, momentum=0.9, foreach=foreach),
+        # foreach=False is the single-tensor update, PyTorch's default on the CPU; True the
+        # multi-tensor one, its default on CUDA.
+        "adamw": lambda: torch.optim.AdamW(params, lr=1e-3, foreach=foreach),
     }[job["optimizer"]]()
     b, t, v = c["batch"], c["seq_len"], c["vocab"]
     x = torch.randint(0, v, (b, t), device=dev)
     y = torch.randint(0, v, (b * t,), device=dev)
+    autocast = job.get("autocast")
+
+    def forward():
+        if autocast:
+            with torch.autocast(dev, dtype=dtypes[autocast]):
+                return model(input_ids=x, labels=x).loss if hf else model(x)
+        return model(input_ids=x, labels=x).loss if hf else model(x)
 
     def step(meter):
-        logits = meter.run("forward", lambda: model(x).reshape(b * t, v).float())
-        loss = meter.run("forward_loss", lambda: F.cross_entropy(logits, y))
-        del logits
+        if hf:
+            # As users write it: the loss from labels= (the model shifts them), outputs dropped.
+            loss = meter.run("forward", forward)
+            loss = meter.run("forward_loss", lambda: loss)
+        else:
+            logits = meter.run("forward", lambda: forward().reshape(b * t, v).float())
+            loss = meter.run("forward_loss", lambda: F.cross_entropy(logits, y))
+            del logits
         meter.run("backward", lambda: loss.backward())
         del loss
         meter.run("step", lambda: opt.step())
@@ -238,7 +322,7 @@ def one_step(job, c):
 
     step(Quiet())  # AdamW creates its state in the first step: measure the second
     state = [t for s in opt.state.values() for t in s.values() if torch.is_tensor(t)]
-    base = storage_bytes(params) + storage_bytes(state) + storage_bytes([x, y])
+    base = storage_bytes(all_params) + storage_bytes(state) + storage_bytes([x, y])
     meter = CudaMeter() if dev == "cuda" else CpuMeter()
     live, peaks = 0, {}
     forward_live = None
@@ -248,8 +332,10 @@ def one_step(job, c):
         if name == "forward_loss":
             forward_live = base + live
     return {
-        "params": sum(p.numel() for p in params),
-        "weights": storage_bytes(params),
+        "params": sum(p.numel() for p in all_params),
+        "trainable": sum(p.numel() for p in params),
+        "trainable_bytes": sum(p.numel() * p.element_size() for p in params),
+        "weights": storage_bytes(all_params),
         "optimizer_state": storage_bytes(state),
         "batch": storage_bytes([x, y]),
         "forward_live": forward_live,
@@ -269,7 +355,13 @@ def main():
         except Exception as e:  # a shape that cannot run is data, not a crash
             steps.append({"error": f"{type(e).__name__}: {e}"})
     name = torch.cuda.get_device_name(0) if job["device"] == "cuda" else "cpu"
-    print(json.dumps({"torch": torch.__version__, "device": name, "steps": steps}))
+    try:
+        import transformers
+        hf_version = transformers.__version__
+    except ImportError:
+        hf_version = None
+    print(json.dumps({"torch": torch.__version__, "transformers": hf_version, "device": name,
+                      "steps": steps}))
 
 
 if __name__ == "__main__":

@@ -967,17 +967,18 @@ fn measure_validate_runs_and_meets_its_goal_on_the_cpu() {
 }
 
 /// A fake `python` that replays recorded answers of `data/torch-step.py`
-/// (data/fixtures/torch/README.md): the version for `-c`, then the calibration or the held-out
-/// answer by the number of shapes in the job it reads.
+/// (data/fixtures/torch/README.md): the version for `-c`, then the reply recorded for the job it
+/// reads (by the job's SHA-256), or a failure that names the job.
 fn fake_python(dir: &std::path::Path, torch: bool) -> std::path::PathBuf {
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/data/fixtures/torch");
     let path = dir.join("python3");
     let script = if torch {
+        // Replies are found by the job's SHA-256, as .ci/record-torch saved them.
         format!(
             "#!/bin/sh\nif [ \"$1\" = \"-c\" ]; then echo 2.15.0+cu132; exit 0; fi\n\
-             n=$(grep -o '\"family\"' | wc -l)\n\
-             if [ \"$n\" -eq 40 ]; then cat {fixtures}/calibration-gpt-f32-adamw.json; \
-             else cat {fixtures}/held-out-gpt-f32-adamw.json; fi\n"
+             sha=$(sha256sum | cut -c1-16)\n\
+             if [ -f {fixtures}/replies/$sha.json ]; then cat {fixtures}/replies/$sha.json; \
+             else echo \"no recorded reply for job $sha\" >&2; exit 3; fi\n"
         )
     } else {
         "#!/bin/sh\necho \"ModuleNotFoundError: No module named 'torch'\" >&2\nexit 1\n".into()
@@ -1009,13 +1010,42 @@ fn torch_validate(python: &std::path::Path) -> Command {
 #[test]
 fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
     let dir = tempfile::tempdir().unwrap();
-    torch_validate(&fake_python(dir.path(), true))
+    let python = fake_python(dir.path(), true);
+    // Hugging Face's GPT2LMHeadModel (the default), then gpulab's own modules; each judged on
+    // its own held-out shapes (transformers' up to d 1024, L 12, s 512, V 50k).
+    for (implementation, variant, largest) in [
+        (
+            "transformers",
+            "transformers, sdpa attention, for-loop adamw",
+            "gpt d1024 L8 h16",
+        ),
+        ("gpulab", "gpulab, for-loop adamw", "gpt d512 L4 h8"),
+    ] {
+        torch_validate(&python)
+            .args(["--impl", implementation])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(variant))
+            .stdout(predicate::str::contains("gpt in PyTorch"))
+            .stdout(predicate::str::contains(largest))
+            .stdout(predicate::str::contains(
+                "Goal (median ≤ 3 %, worst ≤ 8 %): met",
+            ));
+    }
+    // A job nobody recorded fails and names itself, as a real python's error would.
+    torch_validate(&python)
+        .args(["--attn", "eager", "--update", "foreach", "--checkpointing"])
+        .args([
+            "--lora-targets",
+            "all-linear",
+            "--autocast",
+            "f16",
+            "--dtype",
+            "bf16",
+        ])
         .assert()
-        .success()
-        .stdout(predicate::str::contains("gpt in PyTorch"))
-        .stdout(predicate::str::contains(
-            "Goal (median ≤ 3 %, worst ≤ 8 %): met",
-        ));
+        .failure()
+        .stderr(predicate::str::contains("no recorded reply for job"));
 }
 
 #[test]

@@ -251,7 +251,7 @@ proptest! {
                 }
             }
             _ => {
-                let text = apply(&read("data/fixtures/torch/held-out-gpt-f32-adamw.json"), &edits);
+                let text = apply(&read("data/fixtures/torch/replies/e613548b6e6704a0.json"), &edits);
                 let shapes = gpulab::memory::validate::held_out_shapes(gpulab::memory::models::Family::Gpt);
                 if let Err(e) = gpulab::memory::torch::parse_reply(
                     &text,

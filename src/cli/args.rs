@@ -157,6 +157,30 @@ pub struct ShapeArgs {
     pub untied: bool,
 }
 
+/// How the PyTorch step is written: `measure --pytorch` measures it so, `estimate`'s PyTorch
+/// column assumes it.
+#[derive(Debug, Args)]
+pub struct TorchArgs {
+    /// PyTorch implementation: transformers (Hugging Face's GPT2LMHeadModel / LlamaForCausalLM,
+    /// what people train) or gpulab (data/torch-step.py's own modules).
+    #[arg(
+        long = "impl",
+        default_value = "transformers",
+        value_name = "transformers|gpulab"
+    )]
+    pub implementation: String,
+    /// transformers' attention: sdpa (its default) or eager.
+    #[arg(long, default_value = "sdpa", value_name = "sdpa|eager")]
+    pub attn: String,
+    /// The optimizer's update: auto (the device's default: foreach on CUDA, for-loop on the
+    /// CPU), foreach or for-loop.
+    #[arg(long, default_value = "auto", value_name = "auto|foreach|for-loop")]
+    pub update: String,
+    /// Which layers LoRA adapts: qv (the attention's query and value) or all-linear.
+    #[arg(long, value_name = "qv|all-linear")]
+    pub lora_targets: Option<String>,
+}
+
 /// `gpulab estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
@@ -187,9 +211,12 @@ pub struct EstimateArgs {
     /// Batch size per GPU.
     #[arg(long, default_value_t = 1)]
     pub batch: u64,
-    /// LoRA rank (adapters on q and v of every layer).
+    /// LoRA rank (adapters on --lora-targets, default q and v, of every layer).
     #[arg(long)]
     pub lora_rank: Option<u64>,
+    /// How the PyTorch column's step is written.
+    #[command(flatten)]
+    pub torch: TorchArgs,
     /// Full activation checkpointing.
     #[arg(long)]
     pub checkpointing: bool,
@@ -274,6 +301,20 @@ pub struct MeasureArgs {
     /// The python that has torch (default: python3 on PATH).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
+    /// How the PyTorch step is written (with --pytorch).
+    #[command(flatten)]
+    pub torch: TorchArgs,
+    /// PyTorch: activation checkpointing (transformers' gradient_checkpointing_enable()).
+    #[arg(long)]
+    pub checkpointing: bool,
+    /// PyTorch: LoRA of this rank through peft (the base frozen; --lora-targets picks the
+    /// layers). With --save or --validate the rank varies over the shapes.
+    #[arg(long)]
+    pub lora_rank: Option<usize>,
+    /// PyTorch: mixed precision, the forward pass under torch.autocast in bf16 or f16 (weights
+    /// and optimizer in --dtype, normally f32).
+    #[arg(long, value_name = "bf16|f16")]
+    pub autocast: Option<String>,
     /// Write the full report as JSON here ('-' for stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -284,6 +325,10 @@ pub struct MeasureArgs {
     /// Draw memory against batch and sequence length into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// With --pytorch --save: add this run's models to the PyTorch calibration FILE already
+    /// there (a model of the same family, dtype, optimizer and step is replaced).
+    #[arg(long, requires = "save", conflicts_with = "force")]
+    pub append: bool,
     /// Overwrite existing output files.
     #[arg(long)]
     pub force: bool,

@@ -271,6 +271,33 @@ fn write_bench_files(
     Ok(())
 }
 
+/// The PyTorch step `--impl`, `--attn`, `--update` and `--lora-targets` describe, on a GPU
+/// (`cuda`: the update's default is foreach there) or a CPU.
+pub(super) fn torch_variant(
+    args: &super::args::TorchArgs,
+    cuda: bool,
+) -> anyhow::Result<gpulab::memory::torch::Variant> {
+    use gpulab::memory::torch::{Attention, Implementation, Variant};
+    let foreach = match args.update.trim().to_ascii_lowercase().as_str() {
+        "auto" => cuda,
+        "foreach" => true,
+        "for-loop" | "forloop" => false,
+        other => bail!("{}", t!("update-unknown", given = format!("{other:?}"))),
+    };
+    Ok(Variant {
+        implementation: Implementation::parse(&args.implementation)?,
+        attention: Attention::parse(&args.attn)?,
+        foreach,
+        checkpointing: false,
+        lora: args
+            .lora_targets
+            .as_deref()
+            .map(gpulab::memory::models::LoraTargets::parse)
+            .transpose()?,
+        autocast: None,
+    })
+}
+
 /// A note on stderr for each old spelling used (`(old, new, used)`): accepted, but said once so
 /// the learner moves to the one vocabulary `measure` and `estimate` share.
 pub(super) fn say_old_spellings(flags: &[(&str, &str, bool)]) {
@@ -330,6 +357,9 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         }
         (None, None) => None,
     };
+    // The PyTorch column's step as people run it on the target: foreach on a GPU.
+    let on_gpu = args.gpu.is_some() || args.gpus > 1;
+    let torch = torch_variant(&args.torch, on_gpu)?;
     let input = EstimateInput {
         params,
         shape: model.as_ref().map(est::TransformerShape::of),
@@ -339,10 +369,12 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         optimizer_states: optimizer.states_per_param(),
         optimizer: Some(optimizer),
         lora_rank: args.lora_rank,
+        lora_targets: torch.lora,
+        torch,
         checkpointing: args.checkpointing,
         gpus: args.gpus,
         zero_stage: args.zero,
-        on_gpu: args.gpu.is_some() || args.gpus > 1,
+        on_gpu,
     };
     let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
     let result = est::estimate(&input);

@@ -232,6 +232,28 @@ fn measure_lean(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The PyTorch variant the flags describe, on this device.
+fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memory::torch::Variant> {
+    use gpulab::memory::torch::Autocast;
+    let mut v = super::dispatch::torch_variant(&args.torch, cuda)?;
+    v.checkpointing = args.checkpointing;
+    if args.lora_rank.is_some() && v.lora.is_none() {
+        v.lora = Some(gpulab::memory::models::LoraTargets::Qv);
+    }
+    v.autocast = match args
+        .autocast
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None => None,
+        Some("bf16") => Some(Autocast::Bf16),
+        Some("f16") => Some(Autocast::F16),
+        Some(other) => bail!("{}", t!("autocast-unknown", given = format!("{other:?}"))),
+    };
+    Ok(v)
+}
+
 /// `measure --pytorch`: the same step in PyTorch, fitted (--save) or validated (--validate).
 fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCode> {
     use gpulab::memory::calibration::{Calibration, Framework, Machine};
@@ -264,13 +286,25 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             device = spec
         )
     );
+    let variant = torch_variant(args, cuda)?;
+    eprintln!(
+        "{}",
+        t!(
+            "torch-variant",
+            variant = variant.describe(gpulab::memory::optim::OptimizerKind::Adamw)
+        )
+    );
     if !args.validate && args.save.is_none() {
-        return measure_torch_shapes(args, &python, &families, cuda);
+        return measure_torch_shapes(args, &python, &families, &variant, cuda);
     }
     if args.validate {
         let mut met = true;
+        let dtype = gpulab::dtype::parse(args.dtype.first().map_or("f32", String::as_str))?;
+        let optimizer = gpulab::memory::optim::OptimizerKind::parse(
+            args.optimizer.last().map_or("adamw", String::as_str),
+        )?;
         for family in families {
-            let v = FamilyValidation::run_torch(&python, family, cuda)?;
+            let v = FamilyValidation::run_torch(&python, family, dtype, optimizer, &variant, cuda)?;
             say!("{}", v.to_text(spec));
             met &= v.meets_goal();
         }
@@ -281,14 +315,25 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             ExitCode::from(1)
         });
     }
-    claim_outputs(&[&args.save], args.force)?;
+    let path = args.save.as_ref().expect("checked above");
+    // --append: the file must be a PyTorch calibration, read before any measuring.
+    let earlier = if args.append {
+        let cal = Calibration::load(path)?;
+        if cal.framework != Framework::Pytorch {
+            bail!("{}", t!("append-not-torch", path = path.display()));
+        }
+        Some(cal)
+    } else {
+        claim_outputs(&[&args.save], args.force)?;
+        None
+    };
     let mut models = Vec::new();
     for &family in &families {
         for d in &args.dtype {
             let dtype = gpulab::dtype::parse(d)?;
             for o in &args.optimizer {
                 let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
-                match validate::calibrate_torch(&python, family, dtype, optimizer, cuda) {
+                match validate::calibrate_torch(&python, family, dtype, optimizer, &variant, cuda) {
                     Ok((m, _)) => {
                         eprintln!(
                             "{}",
@@ -325,7 +370,23 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     );
     cal.framework = Framework::Pytorch;
     cal.framework_version = version;
-    let path = args.save.as_ref().expect("checked above");
+    if let Some(mut earlier) = earlier {
+        // This run's models replace those of the same key; the rest of the file stays.
+        let key = |m: &gpulab::memory::empirical::StepModel| {
+            (
+                m.family,
+                m.dtype,
+                m.optimizer,
+                m.variant.unwrap_or_default(),
+            )
+        };
+        earlier
+            .models
+            .retain(|old| !cal.models.iter().any(|new| key(new) == key(old)));
+        earlier.models.append(&mut cal.models);
+        earlier.framework_version = cal.framework_version;
+        cal = earlier;
+    }
     cal.save(path, true)?;
     sayln!(
         "{}",
@@ -344,6 +405,7 @@ fn measure_torch_shapes(
     args: &MeasureArgs,
     python: &Path,
     families: &[gpulab::memory::models::Family],
+    variant: &gpulab::memory::torch::Variant,
     cuda: bool,
 ) -> anyhow::Result<ExitCode> {
     use gpulab::units::Bytes;
@@ -367,7 +429,13 @@ fn measure_torch_shapes(
         "lllrrrrrr",
     );
     for &family in families {
-        let m = shape(args, family)?;
+        let mut m = shape(args, family)?;
+        if let Some(targets) = variant.lora {
+            m.lora = Some(gpulab::memory::models::LoraShape {
+                rank: args.lora_rank.unwrap_or(16),
+                targets,
+            });
+        }
         for d in &args.dtype {
             let dtype = gpulab::dtype::parse(d)?;
             for o in &args.optimizer {
@@ -377,12 +445,13 @@ fn measure_torch_shapes(
                     std::slice::from_ref(&m),
                     dtype,
                     optimizer,
+                    variant,
                     cuda,
                 )?;
                 for step in run.steps {
                     let step = step.map_err(|e| anyhow::anyhow!("{}: {e}", m.describe()))?;
                     let predicted = torch_cal
-                        .and_then(|(c, _)| c.model(family, dtype, optimizer))
+                        .and_then(|(c, _)| c.model_for(&m, dtype, optimizer, Some(variant)))
                         .map(|fitted| fitted.predict(&m).peak);
                     let error = predicted.map(|p| (p.0 as f64 - step.peak) / step.peak);
                     table.push(vec![

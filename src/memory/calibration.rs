@@ -246,9 +246,40 @@ impl Calibration {
         dtype: candle_core::DType,
         optimizer: OptimizerKind,
     ) -> Option<&crate::memory::empirical::StepModel> {
-        self.models
-            .iter()
-            .find(|m| m.family == family && m.dtype == dtype && m.optimizer == optimizer)
+        // The default step only: gpulab's own modules with the CPU's for-loop update in a
+        // PyTorch file (a variant is asked for through `model_for`).
+        self.models.iter().find(|m| {
+            m.family == family
+                && m.dtype == dtype
+                && m.optimizer == optimizer
+                && m.variant.unwrap_or_default() == crate::memory::torch::Variant::default()
+        })
+    }
+
+    /// The fitted model for this shape (its family, and LoRA's targets if it has adapters),
+    /// dtype, optimizer and PyTorch variant (None: Candle's step). A PyTorch calibration saved
+    /// before variants existed measured the default one (gpulab's modules, for-loop update).
+    pub fn model_for(
+        &self,
+        m: &ModelConfig,
+        dtype: candle_core::DType,
+        optimizer: OptimizerKind,
+        variant: Option<&crate::memory::torch::Variant>,
+    ) -> Option<&crate::memory::empirical::StepModel> {
+        let default = crate::memory::torch::Variant::default();
+        let wanted = variant.map(|v| crate::memory::torch::Variant {
+            lora: m.lora.map(|l| l.targets),
+            ..*v
+        });
+        self.models.iter().find(|s| {
+            s.family == m.family
+                && s.dtype == dtype
+                && s.optimizer == optimizer
+                && match (self.framework, &wanted) {
+                    (Framework::Candle, _) | (_, None) => m.lora.is_none(),
+                    (Framework::Pytorch, Some(w)) => s.variant.unwrap_or(default) == *w,
+                }
+        })
     }
 
     /// Reads and checks a calibration file.

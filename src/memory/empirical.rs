@@ -51,6 +51,7 @@ pub fn terms(m: &ModelConfig) -> HashMap<&'static str, f64> {
     let mut t = HashMap::from([
         ("1", 1.0),
         ("P", m.param_count() as f64),
+        ("Pt", m.trainable_count() as f64),
         ("largest", largest_tensor(m) as f64),
     ]);
     match m.family {
@@ -81,6 +82,7 @@ pub fn terms(m: &ModelConfig) -> HashMap<&'static str, f64> {
                 ("b·s·f", b * s * f),
                 ("b·s·kv", b * s * kv),
                 ("V·d", v * d),
+                ("L·b·s·r", l * b * s * m.lora.map_or(0.0, |r| r.rank as f64)),
             ]);
         }
         Family::Cnn => {
@@ -96,19 +98,50 @@ pub fn terms(m: &ModelConfig) -> HashMap<&'static str, f64> {
 /// Which terms each fitted part of a family's model uses (see the module docs).
 pub struct Layout {
     /// The bytes alive when the forward pass ends.
-    pub forward: &'static [&'static str],
+    pub forward: Vec<&'static str>,
     /// The backward pass's extra bytes: one list per linear form of the maximum.
-    pub backward: &'static [&'static [&'static str]],
+    pub backward: Vec<Vec<&'static str>>,
     /// The optimizer step's peak.
-    pub step: &'static [&'static str],
+    pub step: Vec<&'static str>,
 }
 
-/// The terms of each part, per family.
-pub fn layout(family: Family) -> Layout {
+/// The terms of each part, per family; with LoRA (`lora`), the trained parameters Pt (their
+/// gradients and optimizer state) apart from all parameters P (the frozen weights), and the
+/// adapters' own activations (b·s·r per adapted layer and block).
+pub fn layout(family: Family, lora: bool) -> Layout {
+    let base = base_layout(family);
+    let with = |list: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
+        let mut out = list.to_vec();
+        if lora {
+            out.extend(extra);
+        }
+        out
+    };
+    Layout {
+        forward: with(base.forward, &["Pt", "L·b·s·r"]),
+        backward: base
+            .backward
+            .iter()
+            .enumerate()
+            // The first moment (the loss's gradients) comes before any parameter's gradient.
+            .map(|(i, form)| with(form, if i == 0 { &[] } else { &["Pt", "L·b·s·r"] }))
+            .collect(),
+        step: with(base.step, &["Pt", "L·b·s·r"]),
+    }
+}
+
+/// A family's terms without LoRA.
+struct BaseLayout {
+    forward: &'static [&'static str],
+    backward: &'static [&'static [&'static str]],
+    step: &'static [&'static str],
+}
+
+fn base_layout(family: Family) -> BaseLayout {
     match family {
         Family::Mlp => {
             const ALL: &[&str] = &["1", "layers", "P", "b·in", "b·Σhidden"];
-            Layout {
+            BaseLayout {
                 forward: ALL,
                 backward: &[&["1", "layers", "P", "largest", "b·in", "b·Σhidden"]],
                 step: &["1", "layers", "P", "largest", "b·in", "b·Σhidden"],
@@ -116,7 +149,7 @@ pub fn layout(family: Family) -> Layout {
         }
         Family::Cnn => {
             const ALL: &[&str] = &["1", "P", "b·px·c1", "b·px·c2/4", "b·px"];
-            Layout {
+            BaseLayout {
                 forward: ALL,
                 // Backward's peak is the larger of two moments: the second conv's backward
                 // (its input's unfolded copy, b·px·c1 sized) and the first conv's, at full
@@ -130,7 +163,7 @@ pub fn layout(family: Family) -> Layout {
         }
         // GPT-2 attention has as many key/value heads as query heads: its b·s·kv is b·s·d, one
         // term, not two that least squares could not tell apart.
-        Family::Gpt => Layout {
+        Family::Gpt => BaseLayout {
             forward: &[
                 "1",
                 "L",
@@ -163,7 +196,7 @@ pub fn layout(family: Family) -> Layout {
                 "b·s·d",
             ],
         },
-        Family::Llama => Layout {
+        Family::Llama => BaseLayout {
             forward: &[
                 "1",
                 "L",
@@ -300,14 +333,18 @@ pub struct StepModel {
     pub dtype: DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,
+    /// How the PyTorch step was written (None: Candle's step, or a PyTorch calibration saved
+    /// before variants existed, which measured the default one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<crate::memory::torch::Variant>,
     /// Bytes alive when the forward pass ends.
     pub forward: Linear,
     /// The backward pass's extra bytes: the maximum of these forms.
     pub backward: Vec<Linear>,
     /// The optimizer step's peak.
     pub step: Linear,
-    /// Measured bytes per parameter of the weights, gradients and optimizer state (the largest
-    /// calibration shape's), shown beside the prediction.
+    /// Measured bytes of the weights per parameter, and of the gradients and optimizer state per
+    /// trained parameter (the largest calibration shape's), shown beside the prediction.
     pub per_param: [f64; 3],
     /// Shapes it was fitted on.
     pub calibration_points: usize,
@@ -355,6 +392,9 @@ pub struct PhasePeaks {
     pub dtype: DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,
+    /// How the PyTorch step was written (None: Candle's step).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<crate::memory::torch::Variant>,
     /// Parameters.
     pub params: u64,
     /// Bytes alive when the forward pass (and the loss) ends, weights and state included.
@@ -376,6 +416,7 @@ impl From<&StepMeasurement> for PhasePeaks {
             model: m.config.model.clone(),
             dtype: m.config.dtype,
             optimizer: m.config.optimizer,
+            variant: None,
             params: m.params,
             forward_live: phase(Phase::Forward).map_or(0.0, |p| p.live_after.0 as f64),
             backward_peak: phase(Phase::Backward).map_or(0.0, |p| p.peak.0 as f64),
@@ -397,11 +438,20 @@ impl StepModel {
         let first = steps
             .first()
             .ok_or_else(|| Error::Invalid(t!("fit-no-steps")))?;
-        let (family, dtype, optimizer) = (first.model.family, first.dtype, first.optimizer);
-        if steps
-            .iter()
-            .any(|m| m.model.family != family || m.dtype != dtype || m.optimizer != optimizer)
-        {
+        let (family, dtype, optimizer, variant) = (
+            first.model.family,
+            first.dtype,
+            first.optimizer,
+            first.variant,
+        );
+        let lora = first.model.lora.map(|l| l.targets);
+        if steps.iter().any(|m| {
+            m.model.family != family
+                || m.dtype != dtype
+                || m.optimizer != optimizer
+                || m.variant != variant
+                || m.model.lora.map(|l| l.targets) != lora
+        }) {
             return Err(Error::Invalid(t!("fit-mixed-steps")));
         }
         let too_alike = || {
@@ -420,7 +470,7 @@ impl StepModel {
             .map(|m| (m.backward_peak - m.forward_live).max(0.0))
             .collect();
         let step: Vec<f64> = steps.iter().map(|m| m.step_peak).collect();
-        let parts = layout(family);
+        let parts = layout(family, lora.is_some());
         let largest = steps
             .iter()
             .max_by_key(|m| m.params)
@@ -429,11 +479,12 @@ impl StepModel {
             family,
             dtype,
             optimizer,
-            forward: weighted_fit(parts.forward, &shape_terms, &forward, &scale)
+            variant,
+            forward: weighted_fit(&parts.forward, &shape_terms, &forward, &scale)
                 .ok_or_else(too_alike)?,
-            backward: max_fit(parts.backward, &shape_terms, &extra, &scale)
+            backward: max_fit(&parts.backward, &shape_terms, &extra, &scale)
                 .ok_or_else(too_alike)?,
-            step: weighted_fit(parts.step, &shape_terms, &step, &scale).ok_or_else(too_alike)?,
+            step: weighted_fit(&parts.step, &shape_terms, &step, &scale).ok_or_else(too_alike)?,
             per_param: largest.per_param,
             calibration_points: steps.len(),
         })
@@ -444,12 +495,12 @@ impl StepModel {
         let t = terms(m);
         let extra = self.backward.iter().map(|f| f.eval(&t)).fold(0.0, f64::max);
         let (backward, step) = (self.forward.eval(&t) + extra, self.step.eval(&t));
-        let p = m.param_count() as f64;
-        let bytes = |per: f64| Bytes((per * p) as u64);
+        let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
+        let bytes = |per: f64, n: f64| Bytes((per * n) as u64);
         Prediction {
-            weights: bytes(self.per_param[0]),
-            gradients: bytes(self.per_param[1]),
-            optimizer_state: bytes(self.per_param[2]),
+            weights: bytes(self.per_param[0], p),
+            gradients: bytes(self.per_param[1], trained),
+            optimizer_state: bytes(self.per_param[2], trained),
             backward_peak: Bytes(backward as u64),
             step_peak: Bytes(step as u64),
             peak: Bytes(backward.max(step) as u64),
@@ -495,7 +546,7 @@ fn weighted_fit(
 /// form on its shapes, give each shape to the form that predicts it larger; stops when no shape
 /// moves (at most 50 rounds).
 fn max_fit(
-    forms: &[&[&str]],
+    forms: &[Vec<&str>],
     shapes: &[HashMap<&'static str, f64>],
     y: &[f64],
     scale: &[f64],

@@ -72,6 +72,48 @@ impl Family {
     }
 }
 
+/// Which linear layers of a transformer get LoRA adapters (as peft's `target_modules`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoraTargets {
+    /// The attention's query and value projections (GPT-2's fused q/k/v `c_attn` whole): the
+    /// LoRA paper's choice and peft's default for these models.
+    Qv,
+    /// Every linear layer of every block (peft's "all-linear"; not the output head).
+    AllLinear,
+}
+
+impl LoraTargets {
+    /// Name as written on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoraTargets::Qv => "qv",
+            LoraTargets::AllLinear => "all-linear",
+        }
+    }
+
+    /// Parses "qv" or "all-linear".
+    pub fn parse(text: &str) -> Result<LoraTargets> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "qv" | "q,v" => Ok(LoraTargets::Qv),
+            "all-linear" | "all" => Ok(LoraTargets::AllLinear),
+            other => Err(Error::Invalid(t!(
+                "lora-targets-unknown",
+                given = format!("{other:?}")
+            ))),
+        }
+    }
+}
+
+/// LoRA on a transformer: rank r adapters (r·(in + out) parameters per adapted layer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LoraShape {
+    /// The adapters' rank r.
+    pub rank: usize,
+    /// Which layers carry them.
+    pub targets: LoraTargets,
+}
+
 /// The shape of a model and its batch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelConfig {
@@ -109,6 +151,9 @@ pub struct ModelConfig {
     /// whatever length a step trains on.
     #[serde(default)]
     pub context: Option<usize>,
+    /// Transformers: LoRA adapters on some of the linear layers (peft's), the rest frozen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lora: Option<LoraShape>,
     /// CNN: image side (square, 3 channels).
     pub image_size: usize,
     /// CNN: channels of the two conv layers.
@@ -141,6 +186,7 @@ impl ModelConfig {
             kv_heads: None,
             tied: false,
             context: None,
+            lora: None,
         }
     }
 
@@ -229,6 +275,11 @@ impl ModelConfig {
 
     /// Trainable parameters, by formula (see the module docs).
     pub fn param_count(&self) -> u64 {
+        self.base_param_count() + self.lora_params()
+    }
+
+    /// Parameters of the model without any adapters.
+    pub fn base_param_count(&self) -> u64 {
         let u = |x: usize| x as u64;
         match self.family {
             Family::Mlp => self
@@ -270,8 +321,49 @@ impl ModelConfig {
         }
     }
 
-    /// A one-line description: "gpt d128 L2 h4 V512 s64 b8".
+    /// The adapters' parameters (0 without LoRA): r·(in + out) for each adapted layer.
+    pub fn lora_params(&self) -> u64 {
+        let Some(lora) = self.lora.filter(|_| self.family.is_transformer()) else {
+            return 0;
+        };
+        let u = |x: usize| x as u64;
+        let (r, d, f, l) = (
+            u(lora.rank),
+            u(self.d_model),
+            u(self.ffn_width()),
+            u(self.layers),
+        );
+        let kv = u(self.kv_head_count() * self.d_model / self.heads);
+        // (in, out) of each adapted layer of one block.
+        let layers: Vec<(u64, u64)> = match (self.family, lora.targets) {
+            (Family::Gpt, LoraTargets::Qv) => vec![(d, 3 * d)],
+            (Family::Gpt, LoraTargets::AllLinear) => vec![(d, 3 * d), (d, d), (d, f), (f, d)],
+            (_, LoraTargets::Qv) => vec![(d, d), (d, kv)],
+            (_, LoraTargets::AllLinear) => {
+                vec![(d, d), (d, kv), (d, kv), (d, d), (d, f), (d, f), (f, d)]
+            }
+        };
+        l * layers.iter().map(|(i, o)| r * (i + o)).sum::<u64>()
+    }
+
+    /// Parameters that train: the adapters with LoRA, else all of them.
+    pub fn trainable_count(&self) -> u64 {
+        match self.lora {
+            Some(_) if self.family.is_transformer() => self.lora_params(),
+            _ => self.param_count(),
+        }
+    }
+
+    /// A one-line description: "gpt d128 L2 h4 V512 s64 b8" (and " lora r16 qv" with adapters).
     pub fn describe(&self) -> String {
+        let shape = self.describe_shape();
+        match self.lora.filter(|_| self.family.is_transformer()) {
+            Some(l) => format!("{shape} lora r{} {}", l.rank, l.targets.name()),
+            None => shape,
+        }
+    }
+
+    fn describe_shape(&self) -> String {
         match self.family {
             Family::Mlp => format!(
                 "mlp {}-{}-{} b{}",

@@ -19,6 +19,151 @@ use crate::memory::empirical::PhasePeaks;
 use crate::memory::models::{Family, ModelConfig};
 use crate::memory::optim::OptimizerKind;
 
+/// Whose modules the PyTorch step trains.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Implementation {
+    /// `data/torch-step.py`'s own GPT-2- and Llama-style modules (the same layers as Candle's).
+    #[default]
+    Gpulab,
+    /// Hugging Face transformers' `GPT2LMHeadModel` / `LlamaForCausalLM`, built from a config:
+    /// what the course's lessons train.
+    Transformers,
+}
+
+impl Implementation {
+    /// Name as written on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Implementation::Gpulab => "gpulab",
+            Implementation::Transformers => "transformers",
+        }
+    }
+
+    /// Parses "gpulab" or "transformers".
+    pub fn parse(text: &str) -> Result<Implementation> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "gpulab" => Ok(Implementation::Gpulab),
+            "transformers" | "hf" => Ok(Implementation::Transformers),
+            other => Err(Error::Invalid(t!(
+                "impl-unknown",
+                given = format!("{other:?}")
+            ))),
+        }
+    }
+}
+
+/// transformers' attention implementation (`attn_implementation`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attention {
+    /// `torch.nn.functional.scaled_dot_product_attention`: the library's default.
+    #[default]
+    Sdpa,
+    /// The score matrix written out (softmax(q·kᵀ)·v in plain ops).
+    Eager,
+}
+
+impl Attention {
+    /// Name as written on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Attention::Sdpa => "sdpa",
+            Attention::Eager => "eager",
+        }
+    }
+
+    /// Parses "sdpa" or "eager".
+    pub fn parse(text: &str) -> Result<Attention> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "sdpa" => Ok(Attention::Sdpa),
+            "eager" => Ok(Attention::Eager),
+            other => Err(Error::Invalid(t!(
+                "attn-unknown",
+                given = format!("{other:?}")
+            ))),
+        }
+    }
+}
+
+/// How the PyTorch step is written, beyond the shape, dtype and optimizer: each combination
+/// holds different tensors, so each gets its own fitted memory model (the LoRA rank is a shape
+/// dimension, `ModelConfig::lora`; its target layers are part of the variant).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Variant {
+    /// Whose modules.
+    pub implementation: Implementation,
+    /// transformers' attention (the gpulab implementation writes its attention out, as eager).
+    pub attention: Attention,
+    /// AdamW's (and SGD's) multi-tensor update: PyTorch's default on CUDA; the single-tensor
+    /// one is its default on the CPU.
+    pub foreach: bool,
+    /// Activation checkpointing (`gradient_checkpointing_enable()`, non-reentrant).
+    pub checkpointing: bool,
+    /// LoRA through peft on these layers (the base frozen).
+    pub lora: Option<crate::memory::models::LoraTargets>,
+    /// Mixed precision: the forward pass under `torch.autocast` in this dtype, the weights and
+    /// optimizer in the step's dtype (f32).
+    pub autocast: Option<Autocast>,
+}
+
+/// The 16-bit type autocast computes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Autocast {
+    /// bfloat16 (the CPU's and Ampere's choice).
+    Bf16,
+    /// float16 (a T4's, with a gradient scaler in real runs).
+    F16,
+}
+
+impl Autocast {
+    /// "bf16" or "f16".
+    pub fn name(self) -> &'static str {
+        match self {
+            Autocast::Bf16 => "bf16",
+            Autocast::F16 => "f16",
+        }
+    }
+}
+
+impl Variant {
+    /// The variant PyTorch users run on this device: transformers with its defaults, and the
+    /// device's default optimizer update (foreach on CUDA, for-loop on the CPU).
+    pub fn people_run(cuda: bool) -> Variant {
+        Variant {
+            implementation: Implementation::Transformers,
+            foreach: cuda,
+            ..Variant::default()
+        }
+    }
+
+    /// "transformers, sdpa attention, foreach AdamW, checkpointing, LoRA qv, autocast bf16": what
+    /// a column assumes.
+    pub fn describe(&self, optimizer: OptimizerKind) -> String {
+        let mut parts = vec![self.implementation.name().to_string()];
+        if self.implementation == Implementation::Transformers {
+            parts.push(t!("variant-attention", name = self.attention.name()));
+        }
+        parts.push(if self.foreach {
+            t!("variant-foreach", optimizer = optimizer.name())
+        } else {
+            t!("variant-for-loop", optimizer = optimizer.name())
+        });
+        if self.checkpointing {
+            parts.push(t!("variant-checkpointing"));
+        }
+        if let Some(l) = self.lora {
+            parts.push(t!("variant-lora", targets = l.name()));
+        }
+        if let Some(a) = self.autocast {
+            parts.push(t!("variant-autocast", dtype = a.name()));
+        }
+        parts.join(", ")
+    }
+}
+
 /// The script, as shipped in `data/torch-step.py`.
 pub const SCRIPT: &str = include_str!("../../data/torch-step.py");
 
@@ -116,6 +261,12 @@ pub fn availability(python: &Path) -> Availability {
 pub struct TorchStep {
     /// Parameters.
     pub params: u64,
+    /// Parameters that train (all of them unless LoRA; absent in replies recorded before).
+    #[serde(default)]
+    pub trainable: Option<u64>,
+    /// Their bytes (the size of their gradients).
+    #[serde(default)]
+    pub trainable_bytes: Option<u64>,
     /// Weights' bytes.
     pub weights: u64,
     /// Optimizer state's bytes.
@@ -157,12 +308,18 @@ pub struct TorchRun {
     pub steps: Vec<std::result::Result<PhasePeaks, String>>,
 }
 
-/// The job's JSON for one dtype × optimizer over `shapes` (GPT and Llama only).
-pub fn job(shapes: &[ModelConfig], dtype: DType, optimizer: OptimizerKind, cuda: bool) -> String {
+/// The job's JSON for one dtype × optimizer × variant over `shapes` (GPT and Llama only).
+pub fn job(
+    shapes: &[ModelConfig],
+    dtype: DType,
+    optimizer: OptimizerKind,
+    variant: &Variant,
+    cuda: bool,
+) -> String {
     let shapes: Vec<serde_json::Value> = shapes
         .iter()
         .map(|m| {
-            serde_json::json!({
+            let mut shape = serde_json::json!({
                 "family": m.family.name(),
                 "batch": m.batch,
                 "layers": m.layers,
@@ -174,16 +331,28 @@ pub fn job(shapes: &[ModelConfig], dtype: DType, optimizer: OptimizerKind, cuda:
                 "seq_len": m.seq_len,
                 "context": m.context,
                 "tied": m.tied,
-            })
+            });
+            if let Some(l) = m.lora {
+                shape["lora"] = serde_json::json!({"rank": l.rank, "targets": l.targets.name()});
+            }
+            shape
         })
         .collect();
-    serde_json::json!({
+    let mut job = serde_json::json!({
         "device": if cuda { "cuda" } else { "cpu" },
         "dtype": crate::dtype::name(dtype),
         "optimizer": optimizer.name(),
         "shapes": shapes,
-    })
-    .to_string()
+    });
+    // The default variant's job is the one gpulab always sent (the recorded replies stay valid).
+    if *variant != Variant::default() {
+        job["impl"] = variant.implementation.name().into();
+        job["attn"] = variant.attention.name().into();
+        job["foreach"] = variant.foreach.into();
+        job["checkpointing"] = variant.checkpointing.into();
+        job["autocast"] = variant.autocast.map(|a| a.name()).into();
+    }
+    job.to_string()
 }
 
 /// Parses the script's reply (its last line of output) for the shapes it was given.
@@ -192,6 +361,7 @@ pub fn parse_reply(
     shapes: &[ModelConfig],
     dtype: DType,
     optimizer: OptimizerKind,
+    variant: &Variant,
 ) -> Result<TorchRun> {
     let line = stdout
         .lines()
@@ -216,13 +386,18 @@ pub fn parse_reply(
             StepOrError::Step(t) => {
                 let p = t.params.max(1) as f64;
                 let expected = m.param_count();
-                if t.params != expected {
+                let trainable = t.trainable.unwrap_or(t.params);
+                if t.params != expected || trainable != m.trainable_count() {
                     return Err(t!("tstep-other-model", theirs = t.params, ours = expected));
                 }
+                let trained = trainable.max(1) as f64;
+                // PyTorch's gradients have the trained parameters' sizes.
+                let gradients = t.trainable_bytes.unwrap_or(t.weights) as f64 / trained;
                 Ok(PhasePeaks {
                     model: m.clone(),
                     dtype,
                     optimizer,
+                    variant: Some(*variant),
                     params: t.params,
                     forward_live: t.forward_live as f64,
                     backward_peak: t.backward_peak as f64,
@@ -230,9 +405,8 @@ pub fn parse_reply(
                     peak: t.peak as f64,
                     per_param: [
                         t.weights as f64 / p,
-                        // PyTorch's gradients have the parameters' sizes.
-                        t.weights as f64 / p,
-                        t.optimizer_state as f64 / p,
+                        gradients,
+                        t.optimizer_state as f64 / trained,
                     ],
                 })
             }
@@ -251,6 +425,7 @@ pub fn run(
     shapes: &[ModelConfig],
     dtype: DType,
     optimizer: OptimizerKind,
+    variant: &Variant,
     cuda: bool,
 ) -> Result<TorchRun> {
     if let Some(m) = shapes.iter().find(|m| !m.family.is_transformer()) {
@@ -262,7 +437,7 @@ pub fn run(
     })?;
     let script = dir.path().join("torch-step.py");
     crate::files::write_atomic(&script, SCRIPT.as_bytes(), true)?;
-    let input = job(shapes, dtype, optimizer, cuda);
+    let input = job(shapes, dtype, optimizer, variant, cuda);
     let out = crate::process::run_with_timeout(
         python,
         &[&script.display().to_string()],
@@ -288,7 +463,7 @@ pub fn run(
             last = last
         )));
     }
-    parse_reply(&out.stdout, shapes, dtype, optimizer)
+    parse_reply(&out.stdout, shapes, dtype, optimizer, variant)
 }
 
 /// The families the PyTorch step builds.
@@ -307,16 +482,16 @@ mod tests {
     fn reads_a_recorded_reply_for_the_shapes_it_was_given() {
         let shapes = crate::memory::validate::held_out_shapes(Family::Gpt);
         // The job gpulab sends today is the job that was recorded.
-        let sent: serde_json::Value =
-            serde_json::from_str(&job(&shapes, DType::F32, OptimizerKind::Adamw, false)).unwrap();
-        let recorded_job: serde_json::Value =
-            serde_json::from_str(&recorded("held-out-gpt-f32-adamw.job.json")).unwrap();
-        assert_eq!(sent, recorded_job);
+        let v = Variant::default();
+        let sent = job(&shapes, DType::F32, OptimizerKind::Adamw, &v, false);
+        // Byte for byte: the tests' fake interpreter finds a reply by the job's SHA-256.
+        assert_eq!(sent, recorded("replies/e613548b6e6704a0.job.json"));
         let run = parse_reply(
-            &recorded("held-out-gpt-f32-adamw.json"),
+            &recorded("replies/e613548b6e6704a0.json"),
             &shapes,
             DType::F32,
             OptimizerKind::Adamw,
+            &v,
         )
         .unwrap();
         assert!(run.torch.starts_with("2."));
@@ -330,16 +505,24 @@ mod tests {
         let mut other = shapes.clone();
         other[0].d_model *= 2;
         let run = parse_reply(
-            &recorded("held-out-gpt-f32-adamw.json"),
+            &recorded("replies/e613548b6e6704a0.json"),
             &other,
             DType::F32,
             OptimizerKind::Adamw,
+            &v,
         )
         .unwrap();
         assert!(run.steps[0]
             .as_ref()
             .unwrap_err()
             .contains("not the same model"));
-        assert!(parse_reply("Traceback ...", &shapes, DType::F32, OptimizerKind::Adamw).is_err());
+        assert!(parse_reply(
+            "Traceback ...",
+            &shapes,
+            DType::F32,
+            OptimizerKind::Adamw,
+            &v
+        )
+        .is_err());
     }
 }

@@ -237,31 +237,109 @@ pub fn calibrate_all(
     (models, failed)
 }
 
+/// The shapes a PyTorch variant is measured on: `shapes` as they are for gpulab's own modules
+/// (the recorded jobs stay the jobs gpulab sends); for transformers, GPT's head tied on every
+/// other shape (GPT-2 ties it, the calibration must see both); with LoRA, adapters of a rank
+/// that varies independently of the other dimensions (`ranks`).
+pub fn torch_shapes(
+    shapes: Vec<ModelConfig>,
+    variant: &crate::memory::torch::Variant,
+    ranks: &[usize],
+) -> Vec<ModelConfig> {
+    use crate::memory::models::LoraShape;
+    use crate::memory::torch::Implementation;
+    shapes
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut m)| {
+            if variant.implementation == Implementation::Transformers && m.family == Family::Gpt {
+                m.tied = i % 2 == 1;
+            }
+            if let Some(targets) = variant.lora {
+                m.lora = Some(LoraShape {
+                    rank: pick(ranks, i, 17).min(m.d_model),
+                    targets,
+                });
+            }
+            m
+        })
+        .collect()
+}
+
+/// Held-out shapes at the sizes people fine-tune (GPT-2 small/medium widths, 12 layers,
+/// 512-token sequences, GPT-2's 50,257-token vocabulary): judged only for the transformers
+/// implementation, whose steps these are, since each takes seconds to a minute on a CPU.
+pub fn held_out_large(family: Family) -> Vec<ModelConfig> {
+    let base = ModelConfig::default_for(family);
+    [
+        // (batch, layers, d, heads, seq, vocab)
+        (8, 12, 768, 12, 128, 50257),
+        (2, 6, 1024, 16, 512, 32000),
+        (4, 12, 512, 8, 256, 50257),
+        (1, 8, 1024, 16, 512, 50257),
+        (8, 4, 768, 12, 512, 8000),
+    ]
+    .iter()
+    .map(|&(b, l, d, h, s, v)| {
+        let mut m = base.clone();
+        m.batch = b;
+        m.layers = l;
+        m.d_model = d;
+        m.heads = h;
+        m.seq_len = s;
+        m.vocab = v;
+        if family == Family::Llama {
+            m.kv_heads = Some(h / 4);
+            m.ffn = Some((d * 8 / 3).div_ceil(64) * 64);
+        }
+        m
+    })
+    .collect()
+}
+
+/// The held-out shapes of a PyTorch variant: the small ones, and for transformers the large.
+pub fn torch_held_out(family: Family, variant: &crate::memory::torch::Variant) -> Vec<ModelConfig> {
+    let mut shapes = held_out_shapes(family);
+    if variant.implementation == crate::memory::torch::Implementation::Transformers {
+        shapes.extend(held_out_large(family));
+    }
+    torch_shapes(shapes, variant, &HELD_OUT_RANKS)
+}
+
+/// LoRA ranks of the calibration shapes.
+pub const CALIBRATION_RANKS: [usize; 4] = [2, 4, 8, 16];
+/// LoRA ranks of the held-out shapes (larger than any calibrated).
+pub const HELD_OUT_RANKS: [usize; 2] = [32, 64];
+
 /// Fits a PyTorch model of `family` (GPT or Llama) from the same step run in PyTorch with
-/// `python`; returns it with torch's version.
+/// `python`, written as `variant` says; returns it with torch's version.
 pub fn calibrate_torch(
     python: &std::path::Path,
     family: Family,
     dtype: DType,
     optimizer: OptimizerKind,
+    variant: &crate::memory::torch::Variant,
     cuda: bool,
 ) -> Result<(StepModel, String)> {
-    let run =
-        crate::memory::torch::run(python, &calibration_shapes(family), dtype, optimizer, cuda)?;
+    let shapes = torch_shapes(calibration_shapes(family), variant, &CALIBRATION_RANKS);
+    let run = crate::memory::torch::run(python, &shapes, dtype, optimizer, variant, cuda)?;
     let peaks: Vec<PhasePeaks> = run.steps.into_iter().filter_map(|s| s.ok()).collect();
     Ok((StepModel::fit(&peaks)?, run.torch))
 }
 
 /// [`validate`] for PyTorch: fitted on the calibration shapes run in PyTorch, judged on the
-/// held-out shapes run in PyTorch.
+/// held-out shapes run in PyTorch, in f32 AdamW (or `dtype`/`optimizer`) as `variant` says.
 pub fn validate_torch(
     python: &std::path::Path,
     family: Family,
+    dtype: DType,
+    optimizer: OptimizerKind,
+    variant: &crate::memory::torch::Variant,
     cuda: bool,
 ) -> Result<(StepModel, Vec<ValidationRow>)> {
-    let (dtype, optimizer) = (DType::F32, OptimizerKind::Adamw);
-    let (model, _) = calibrate_torch(python, family, dtype, optimizer, cuda)?;
-    let held = crate::memory::torch::run(python, &held_out_shapes(family), dtype, optimizer, cuda)?;
+    let (model, _) = calibrate_torch(python, family, dtype, optimizer, variant, cuda)?;
+    let shapes = torch_held_out(family, variant);
+    let held = crate::memory::torch::run(python, &shapes, dtype, optimizer, variant, cuda)?;
     let rows = held
         .steps
         .into_iter()
@@ -362,8 +440,15 @@ impl FamilyValidation {
     }
 
     /// The same in PyTorch, with `python`.
-    pub fn run_torch(python: &std::path::Path, family: Family, cuda: bool) -> Result<Self> {
-        let (model, rows) = validate_torch(python, family, cuda)?;
+    pub fn run_torch(
+        python: &std::path::Path,
+        family: Family,
+        dtype: DType,
+        optimizer: OptimizerKind,
+        variant: &crate::memory::torch::Variant,
+        cuda: bool,
+    ) -> Result<Self> {
+        let (model, rows) = validate_torch(python, family, dtype, optimizer, variant, cuda)?;
         Ok(FamilyValidation {
             family,
             framework: "PyTorch",

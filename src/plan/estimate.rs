@@ -281,8 +281,16 @@ pub struct EstimateInput {
     /// The optimizer, when known (the measured models are per optimizer).
     #[serde(default)]
     pub optimizer: Option<crate::memory::optim::OptimizerKind>,
-    /// LoRA rank (None = full fine-tuning); adapts q and v in every layer.
+    /// LoRA rank (None = full fine-tuning); adapts q and v in every layer (the measured
+    /// PyTorch column: `lora_targets`).
     pub lora_rank: Option<u64>,
+    /// Which layers LoRA adapts in the measured PyTorch column (None: q and v).
+    #[serde(default)]
+    pub lora_targets: Option<crate::memory::models::LoraTargets>,
+    /// How the PyTorch column's step is written (implementation, attention, optimizer update);
+    /// checkpointing, LoRA and autocast come from this input's own fields.
+    #[serde(default)]
+    pub torch: crate::memory::torch::Variant,
     /// Full activation checkpointing.
     pub checkpointing: bool,
     /// Data-parallel GPUs N.
@@ -306,6 +314,8 @@ impl EstimateInput {
             optimizer_states: 2,
             optimizer: Some(crate::memory::optim::OptimizerKind::Adamw),
             lora_rank: None,
+            lora_targets: None,
+            torch: crate::memory::torch::Variant::people_run(true),
             checkpointing: false,
             gpus: 1,
             zero_stage: 0,
@@ -520,6 +530,10 @@ pub struct MeasuredColumn {
     pub total: Option<Bytes>,
     /// Why there is no prediction.
     pub not_measured: Option<String>,
+    /// What the fitted model's step was (PyTorch: implementation, attention, optimizer update,
+    /// checkpointing, LoRA, autocast; and QLoRA's formula part), said beside its source.
+    #[serde(default)]
+    pub assumes: Option<String>,
 }
 
 /// The measured column of one calibration for this input and model shape.
@@ -544,12 +558,15 @@ pub fn measured_column(
         context,
         total: None,
         not_measured: None,
+        assumes: None,
     };
+    let torch = framework == crate::memory::calibration::Framework::Pytorch;
     let why = match (input.mode, model) {
         (Mode::Inference, _) => Some(t!("nm-inference")),
         (_, None) => Some(t!("nm-shape")),
-        _ if input.lora_rank.is_some() => Some(t!("nm-lora")),
-        _ if input.checkpointing => Some(t!("nm-checkpointing")),
+        // Candle's step trains every parameter and keeps every activation.
+        _ if !torch && input.lora_rank.is_some() => Some(t!("nm-lora")),
+        _ if !torch && input.checkpointing => Some(t!("nm-checkpointing")),
         _ if input.gpus > 1 || input.zero_stage > 0 => Some(t!("nm-multi-gpu")),
         _ => None,
     };
@@ -557,10 +574,31 @@ pub fn measured_column(
         column.not_measured = Some(why);
         return column;
     }
-    let model = model.expect("checked above");
-    let dtype = match input.precision {
-        Precision::F32 => DType::F32,
-        Precision::Bf16 => DType::BF16,
+    let mut model = model.expect("checked above").clone();
+    let lora = input
+        .lora_rank
+        .filter(|_| torch)
+        .map(|rank| crate::memory::models::LoraShape {
+            rank: rank as usize,
+            targets: input
+                .lora_targets
+                .unwrap_or(crate::memory::models::LoraTargets::Qv),
+        });
+    model.lora = lora;
+    // (the step's dtype, autocast, the frozen base re-sized to NF4 afterwards)
+    let (dtype, autocast, nf4) = match input.precision {
+        Precision::F32 => (DType::F32, None, false),
+        Precision::Bf16 => (DType::BF16, None, false),
+        // PyTorch AMP: f32 weights and optimizer, the forward under autocast. bf16 and f16
+        // hold the same bytes; the model was measured with bf16 (the CPU's).
+        Precision::Mixed if torch => (
+            DType::F32,
+            Some(crate::memory::torch::Autocast::Bf16),
+            false,
+        ),
+        // QLoRA: the LoRA step on a bf16 base measured, the base's linear weights then stored
+        // as NF4 by the exact formula (bitsandbytes' 4-bit base does not run on this CPU).
+        Precision::Nf4 if torch && lora.is_some() => (DType::BF16, None, true),
         other => {
             column.not_measured = Some(t!(
                 "nm-precision",
@@ -575,24 +613,72 @@ pub fn measured_column(
         column.not_measured = Some(t!("nm-no-optimizer"));
         return column;
     };
-    match cal.model(model.family, dtype, optimizer) {
+    let variant = crate::memory::torch::Variant {
+        checkpointing: input.checkpointing,
+        lora: lora.map(|l| l.targets),
+        autocast,
+        ..input.torch
+    };
+    match cal.model_for(&model, dtype, optimizer, torch.then_some(&variant)) {
         Some(m) => {
-            let p = m.predict(model);
+            let mut p = m.predict(&model);
+            if nf4 {
+                let saved = ((2.0 - Precision::Nf4.weight_bytes())
+                    * block_linear_params(&model) as f64) as u64;
+                for b in [
+                    &mut p.weights,
+                    &mut p.backward_peak,
+                    &mut p.step_peak,
+                    &mut p.peak,
+                ] {
+                    b.0 = b.0.saturating_sub(saved);
+                }
+            }
             column.total = Some(Bytes(p.peak.0 + context.0));
             column.prediction = Some(p);
+            if torch {
+                let mut said = variant.describe(optimizer);
+                if nf4 {
+                    said = format!("{said}; {}", t!("assumes-nf4"));
+                }
+                column.assumes = Some(said);
+            }
         }
         None => {
-            column.not_measured = Some(t!(
-                "nm-no-model",
-                source = source,
-                family = model.family.name(),
-                dtype = crate::dtype::name(dtype),
-                optimizer = optimizer.name(),
-                framework = framework.name()
-            ))
+            column.not_measured = Some(if torch {
+                t!(
+                    "nm-no-variant",
+                    source = source,
+                    family = model.family.name(),
+                    dtype = crate::dtype::name(dtype),
+                    variant = variant.describe(optimizer)
+                )
+            } else {
+                t!(
+                    "nm-no-model",
+                    source = source,
+                    family = model.family.name(),
+                    dtype = crate::dtype::name(dtype),
+                    optimizer = optimizer.name(),
+                    framework = framework.name()
+                )
+            })
         }
     }
     column
+}
+
+/// Weights of the blocks' linear layers: what QLoRA stores in 4 bits (embeddings, norms, the
+/// head and the adapters stay 16-bit).
+pub fn block_linear_params(m: &crate::memory::models::ModelConfig) -> u64 {
+    let u = |x: usize| x as u64;
+    let (d, f, l) = (u(m.d_model), u(m.ffn_width()), u(m.layers));
+    let kv = u(m.kv_head_count() * m.d_model / m.heads.max(1));
+    match m.family {
+        crate::memory::models::Family::Gpt => l * (4 * d * d + 2 * d * f),
+        crate::memory::models::Family::Llama => l * (2 * d * d + 2 * d * kv + 3 * d * f),
+        _ => 0,
+    }
 }
 
 mod render;

@@ -493,6 +493,9 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
 /// architecture, mixed precision, LoRA, checkpointing, no shape).
 pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
     use crate::memory::models::{Family, ModelConfig};
+    if let (Some(name), "transformer-decoder") = (&w.preset, w.kind.as_str()) {
+        return measured_recipe(w, name);
+    }
     let full_training = w.mode == RunMode::Train
         && w.trainable_params.is_none_or(|t| t == w.params)
         && !w.checkpointing;
@@ -523,6 +526,57 @@ pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
     Some((
         fitted.predict(&model).activations_and_temporaries(),
         t!("act-measured", framework = w.framework.name(), file = file),
+    ))
+}
+
+/// A doc recipe that names its model (`preset`): Hugging Face's model of that shape, trained as
+/// the recipe says (LoRA through peft, checkpointing, 16-bit: autocast over f32 weights for full
+/// training, a bf16 base under LoRA; QLoRA's 4-bit base is weights only, counted by formula in
+/// `memory`), measured in PyTorch with CUDA's default optimizer update (the recipes run on GPUs):
+/// the activations and temporaries of its peak.
+fn measured_recipe(w: &Workload, name: &str) -> Option<(Bytes, String)> {
+    use crate::memory::formulas::Precision;
+    use crate::memory::models::{LoraShape, LoraTargets};
+    use crate::memory::torch::{Autocast, Implementation, Variant};
+    let mut model = crate::memory::models::preset(name)?;
+    model.batch = w.batch as usize;
+    model.seq_len = w.seq_len? as usize;
+    model.lora = w.lora_rank.map(|r| LoraShape {
+        rank: r as usize,
+        targets: w.lora_targets.unwrap_or(LoraTargets::Qv),
+    });
+    let lora = model.lora.is_some();
+    let (dtype, autocast) = match w.dtype {
+        Precision::F32 => (candle_core::DType::F32, None),
+        Precision::Bf16 | Precision::Nf4 if lora => (candle_core::DType::BF16, None),
+        Precision::Bf16 | Precision::F16 | Precision::Mixed => {
+            (candle_core::DType::F32, Some(Autocast::Bf16))
+        }
+        _ => return None,
+    };
+    let optimizer = w.optimizer?;
+    let variant = Variant {
+        implementation: Implementation::Transformers,
+        foreach: true,
+        checkpointing: w.checkpointing,
+        lora: model.lora.map(|l| l.targets),
+        autocast,
+        ..Variant::default()
+    };
+    let (cal, file) = crate::memory::calibration::shipped()
+        .ok()?
+        .into_iter()
+        .find(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)?;
+    let fitted = cal.model_for(&model, dtype, optimizer, Some(&variant))?;
+    Some((
+        fitted.predict(&model).activations_and_temporaries(),
+        t!(
+            "act-measured-recipe",
+            file = file,
+            model = model.describe(),
+            dtype = crate::dtype::name(dtype),
+            variant = variant.describe(optimizer)
+        ),
     ))
 }
 

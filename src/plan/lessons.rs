@@ -86,6 +86,16 @@ pub struct Workload {
     /// Vocabulary.
     #[serde(default)]
     pub vocab: Option<u64>,
+    /// The exact model a recipe trains, as an `estimate` preset ("llama-3-8b", "gpt2"): its
+    /// measured memory comes from the PyTorch (transformers) model of that shape.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// LoRA's rank in the recipe (its adapted layers: `lora_targets`, default q and v).
+    #[serde(default)]
+    pub lora_rank: Option<u64>,
+    /// LoRA's adapted layers.
+    #[serde(default)]
+    pub lora_targets: Option<crate::memory::models::LoraTargets>,
     /// f32, f64, f16, bf16 (mixed precision: the lessons run PyTorch), nf4.
     pub dtype: crate::memory::formulas::Precision,
     /// sgd, momentum, adamw, or none (no training).

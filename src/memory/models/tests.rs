@@ -125,3 +125,37 @@ fn nonsense_shapes_are_refused() {
     assert!(c.validate().is_err());
     assert!(Family::parse("rnn").is_err());
 }
+
+#[test]
+fn lora_adapters_count_as_peft_builds_them() {
+    // The course's recipe: r16 on q and v of Llama-3 8B trains 6,815,744 parameters (its doc;
+    // data/lessons.toml), 0.085 % of the model.
+    let mut llama = preset("llama-3-8b").unwrap();
+    let base = llama.param_count();
+    llama.lora = Some(LoraShape {
+        rank: 16,
+        targets: LoraTargets::Qv,
+    });
+    assert_eq!(llama.trainable_count(), 6_815_744);
+    assert_eq!(llama.param_count(), base + 6_815_744);
+    assert_eq!(llama.base_param_count(), base);
+    // GPT-2's fused c_attn is adapted whole (d → 3d); all-linear adds c_proj, c_fc and the
+    // MLP's c_proj: r·(4d + 2d + 2(d + f)) per block, 12 blocks of GPT-2 small at r8.
+    let mut gpt2 = preset("gpt2").unwrap();
+    gpt2.lora = Some(LoraShape {
+        rank: 8,
+        targets: LoraTargets::AllLinear,
+    });
+    let (d, f) = (768u64, 3072u64);
+    assert_eq!(
+        gpt2.trainable_count(),
+        12 * 8 * (4 * d + 2 * d + 2 * (d + f))
+    );
+    assert!(gpt2.describe().ends_with(" lora r8 all-linear"));
+    assert!(LoraTargets::parse("bogus").is_err());
+    // Without LoRA every parameter trains.
+    assert_eq!(
+        ModelConfig::default_for(Family::Gpt).trainable_count(),
+        ModelConfig::default_for(Family::Gpt).param_count()
+    );
+}

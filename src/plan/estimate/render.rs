@@ -188,11 +188,19 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
                 framework = c.framework.name(),
                 why = why
             ),
-            None => t!(
-                "est-measured-from",
-                framework = c.framework.name(),
-                source = c.source
-            ),
+            None => match &c.assumes {
+                Some(assumes) => t!(
+                    "est-measured-from-assuming",
+                    framework = c.framework.name(),
+                    source = c.source,
+                    assumes = assumes
+                ),
+                None => t!(
+                    "est-measured-from",
+                    framework = c.framework.name(),
+                    source = c.source
+                ),
+            },
         };
         out.push_str(&(line + "\n"));
     }
