@@ -733,6 +733,93 @@ fn measure_and_estimate_share_one_vocabulary_for_shapes() {
         .stderr(predicate::str::contains("--hidden is now --mlp-widths"));
 }
 
+/// `estimate --json`'s PyTorch column: (its peak in bytes, what its step assumed).
+fn pytorch_column(args: &[&str]) -> (Option<u64>, String) {
+    let out = english()
+        .unwrap()
+        .arg("estimate")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let column = v["measured"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["framework"] == "pytorch")
+        .unwrap()
+        .clone();
+    let said = column["assumes"]
+        .as_str()
+        .or(column["not_measured"].as_str())
+        .unwrap_or("")
+        .to_string();
+    (column["prediction"]["peak"].as_u64(), said)
+}
+
+#[test]
+fn the_pytorch_column_is_measured_for_lora_checkpointing_and_mixed_precision() {
+    // The lesson's question: Llama-3 8B on a free T4, as people train it (Hugging Face's model,
+    // CUDA's foreach AdamW), each recipe from a measured model of its own.
+    let base = [
+        "llama-3-8b",
+        "--gpu",
+        "T4",
+        "--seq-len",
+        "512",
+        "--batch",
+        "4",
+    ];
+    let run = |extra: &[&str]| pytorch_column(&[&base[..], extra].concat());
+    let (full, said) = run(&[]);
+    let full = full.unwrap_or_else(|| panic!("full fine-tuning: {said}"));
+    assert!(
+        said.contains("transformers, sdpa attention, foreach adamw"),
+        "{said}"
+    );
+    let mut peaks = Vec::new();
+    for (extra, assumed) in [
+        (&["--lora-rank", "16"][..], "LoRA on qv"),
+        (
+            &["--lora-rank", "16", "--checkpointing"][..],
+            "activation checkpointing",
+        ),
+        (
+            &["--lora-rank", "16", "--lora-targets", "all-linear"][..],
+            "LoRA on all-linear",
+        ),
+        (&["--checkpointing"][..], "activation checkpointing"),
+        (&["--dtype", "mixed"][..], "autocast bf16"),
+        (&["--dtype", "nf4", "--lora-rank", "16"][..], "NF4"),
+    ] {
+        let (peak, said) = run(extra);
+        let peak = peak.unwrap_or_else(|| panic!("{extra:?}: {said}"));
+        assert!(said.contains(assumed), "{extra:?}: {said}");
+        peaks.push(peak);
+    }
+    // LoRA trains a sliver: far below full fine-tuning; checkpointing keeps less again; QLoRA's
+    // 4-bit base is the smallest.
+    assert!(peaks[0] < full / 2, "{peaks:?} vs {full}");
+    assert!(peaks[1] < peaks[0], "{peaks:?}");
+    assert!(peaks[3] < full, "{peaks:?}");
+    assert!(peaks[5] < peaks[0], "{peaks:?}");
+    // The CPU's default (for-loop) is another measured step; gpulab's own modules were only
+    // measured with it, so on a GPU their column says what is missing.
+    let (_, said) = pytorch_column(&["gpt2", "--seq-len", "256"]);
+    assert!(said.contains("for-loop adamw"), "{said}");
+    let (none, said) = pytorch_column(&["gpt2", "--gpu", "T4", "--impl", "gpulab"]);
+    assert!(
+        none.is_none() && said.contains("gpulab, foreach adamw"),
+        "{said}"
+    );
+}
+
 #[test]
 fn estimate_answers_the_lesson_and_reverse_questions() {
     english()
