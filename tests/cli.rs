@@ -539,6 +539,15 @@ fn measure_rejects_nonsense_clearly() {
         (vec!["--optimizer", "lion"], "unknown optimizer"),
         (vec!["--arch", "gpt", "--heads", "3"], "multiple of heads"),
         (vec!["--batches", "1,2"], "at least 3"),
+        (vec!["--lora-rank", "8"], "add --pytorch"),
+        (
+            vec!["--pytorch", "--impl", "keras"],
+            "not an implementation",
+        ),
+        (
+            vec!["--pytorch", "--update", "fast"],
+            "not an optimizer update",
+        ),
         (vec!["--device", "cuda:9x"], "unknown device"),
     ] {
         english()
@@ -553,9 +562,10 @@ fn measure_rejects_nonsense_clearly() {
 
 /// The model `measure` or `estimate` describes for these flags: its one-line description and
 /// its parameter count, read from what each prints (and the note on stderr, if any).
-fn described(command: &str, flags: &[&str]) -> (String, u64, String) {
+fn described(command: &str, flags: &str) -> (String, u64, String) {
+    let flags: Vec<&str> = flags.split_whitespace().collect();
     let mut cmd = english().unwrap();
-    cmd.arg(command).args(flags);
+    cmd.arg(command).args(&flags);
     if command == "measure" {
         cmd.args([
             "--dtype",
@@ -595,125 +605,34 @@ fn described(command: &str, flags: &[&str]) -> (String, u64, String) {
 
 #[test]
 fn measure_and_estimate_share_one_vocabulary_for_shapes() {
+    let gpt = "--arch gpt --layers 2 --d-model 64 --heads 4 --vocab 300 --seq-len 32";
     for shape in [
-        &[
-            "--arch",
-            "gpt",
-            "--layers",
-            "2",
-            "--d-model",
-            "64",
-            "--heads",
-            "4",
-            "--vocab",
-            "300",
-            "--seq-len",
-            "32",
-            "--batch",
-            "2",
-        ][..],
-        &[
-            "--arch",
-            "gpt",
-            "--layers",
-            "2",
-            "--d-model",
-            "64",
-            "--heads",
-            "4",
-            "--vocab",
-            "300",
-            "--seq-len",
-            "32",
-            "--batch",
-            "2",
-            "--untied",
-        ][..],
-        &[
-            "--arch",
-            "llama",
-            "--layers",
-            "2",
-            "--d-model",
-            "64",
-            "--heads",
-            "4",
-            "--kv-heads",
-            "2",
-            "--ffn",
-            "160",
-            "--vocab",
-            "300",
-            "--seq-len",
-            "32",
-            "--batch",
-            "2",
-        ][..],
+        format!("{gpt} --batch 2"),
+        format!("{gpt} --batch 2 --untied"),
+        "--arch llama --layers 2 --d-model 64 --heads 4 --kv-heads 2 --ffn 160 --vocab 300 \
+         --seq-len 32 --batch 2"
+            .to_string(),
     ] {
-        let (m, m_count, _) = described("measure", shape);
-        let (e, e_count, _) = described("estimate", shape);
-        assert_eq!(m, e, "the same flags describe another model: {shape:?}");
-        assert_eq!(m_count, e_count, "{shape:?}");
+        let (m, m_count, _) = described("measure", &shape);
+        let (e, e_count, _) = described("estimate", &shape);
+        assert_eq!(m, e, "the same flags describe another model: {shape}");
+        assert_eq!(m_count, e_count, "{shape}");
     }
     // GPT ties its head by default in both (as GPT-2 does): --untied adds vocab × d.
-    let gpt = [
-        "--arch",
-        "gpt",
-        "--layers",
-        "2",
-        "--d-model",
-        "64",
-        "--heads",
-        "4",
-        "--vocab",
-        "300",
-        "--seq-len",
-        "32",
-    ];
-    let (tied, tied_count, _) = described("measure", &gpt);
+    let (tied, tied_count, _) = described("measure", gpt);
     assert!(tied.ends_with(" tied"), "{tied}");
-    let untied = [&gpt[..], &["--untied"]].concat();
-    assert_eq!(described("measure", &untied).1, tied_count + 300 * 64);
-    // The old spellings still work, with a note naming the new one.
-    let (old, old_count, note) = described(
-        "estimate",
-        &[
-            "--arch",
-            "gpt",
-            "--layers",
-            "2",
-            "--hidden",
-            "64",
-            "--heads",
-            "4",
-            "--vocab",
-            "300",
-            "--seq-len",
-            "32",
-        ],
-    );
     assert_eq!(
-        (old.as_str(), old_count),
-        (described("estimate", &gpt).0.as_str(), tied_count)
+        described("measure", &format!("{gpt} --untied")).1,
+        tied_count + 300 * 64
+    );
+    // The old spellings still work, with a note naming the new one.
+    let (old_model, old_count, note) = described("estimate", &gpt.replace("--d-model", "--hidden"));
+    assert_eq!(
+        (old_model, old_count),
+        (described("estimate", gpt).0, tied_count)
     );
     assert!(note.contains("--hidden is now --d-model"), "{note}");
-    let (_, _, note) = described(
-        "measure",
-        &[
-            "--model",
-            "gpt",
-            "--layers",
-            "2",
-            "--d-model",
-            "64",
-            "--heads",
-            "4",
-            "--vocab",
-            "300",
-            "--seq-len",
-            "32",
-        ],
-    );
+    let (_, _, note) = described("measure", &gpt.replace("--arch", "--model"));
     assert!(note.contains("--model is now --arch"), "{note}");
     english()
         .unwrap()

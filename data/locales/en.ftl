@@ -420,6 +420,7 @@ not-calibrated = not calibrated: { $what }
 lean-heading = The same step, ordinary (candle-nn optimizers, the loss held through the update) and lean (graph and non-parameters' gradients dropped first, gpulab's optimizers):
 not-measured = not measured: { $what }
 torch-families = the PyTorch step builds gpt and llama models: pass --arch gpt,llama
+recipe-needs-pytorch = checkpointing, LoRA and autocast are measured on the PyTorch step: add --pytorch (Candle's step trains every parameter and keeps every activation)
 append-not-torch = { $path } is not a PyTorch calibration: --append adds PyTorch models to a file `gpulab measure --pytorch --save` wrote
 impl-unknown = --impl { $given } is not an implementation: use transformers (Hugging Face's models) or gpulab (gpulab's own modules)
 attn-unknown = --attn { $given } is not an attention implementation: use sdpa or eager

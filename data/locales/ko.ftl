@@ -420,6 +420,7 @@ not-calibrated = 보정하지 못함: { $what }
 lean-heading = 같은 스텝을 보통 방식(candle-nn 옵티마이저, 업데이트 동안 loss 유지)과 가벼운 방식(그래프와 파라미터가 아닌 텐서의 기울기를 먼저 버리고 gpulab 옵티마이저 사용)으로:
 not-measured = 재지 않음: { $what }
 torch-families = PyTorch 스텝은 gpt와 llama 모델만 만듭니다: --arch gpt,llama를 주세요
+recipe-needs-pytorch = 체크포인팅, LoRA, autocast는 PyTorch 스텝에서 측정합니다: --pytorch를 더하세요 (Candle 스텝은 모든 파라미터를 학습하고 모든 활성값을 보관합니다)
 append-not-torch = { $path }은(는) PyTorch 보정 파일이 아닙니다: --append는 `gpulab measure --pytorch --save`로 쓴 파일에 PyTorch 모델을 더합니다
 impl-unknown = --impl { $given }은(는) 구현 이름이 아닙니다: transformers(Hugging Face 모델) 또는 gpulab(gpulab 자체 모듈)을 쓰세요
 attn-unknown = --attn { $given }은(는) 어텐션 구현이 아닙니다: sdpa 또는 eager를 쓰세요

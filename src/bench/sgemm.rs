@@ -779,7 +779,7 @@ impl Kernel for Avx2Fma {
     // MC×KC×4 = 216 KiB, inside a 512 KiB L2.
     const MC: usize = 144;
     // The whole width: tuned that way on Zen 3, where it matches OpenBLAS.
-    const NC: usize = 512;
+    const NC: usize = usize::MAX;
     const NAME: CpuKernel = CpuKernel::GpulabAvx2;
 
     unsafe fn micro(

@@ -73,6 +73,14 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     if args.pytorch {
         return measure_torch(args, spec);
     }
+    // Candle's step trains every parameter and keeps every activation: these are PyTorch's.
+    if args.checkpointing
+        || args.lora_rank.is_some()
+        || args.torch.lora_targets.is_some()
+        || args.autocast.is_some()
+    {
+        bail!("{}", t!("recipe-needs-pytorch"));
+    }
     if args.validate {
         return validate(args, spec, quiet);
     }
@@ -260,12 +268,14 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     use gpulab::memory::models::Family;
     use gpulab::memory::torch::{self, Availability};
     use gpulab::memory::validate::{self, FamilyValidation};
+    let cuda = matches!(spec, DeviceSpec::Cuda(_));
+    // The flags are checked before python is asked (a mistyped flag is said at once).
+    let variant = torch_variant(args, cuda)?;
     let python = torch::python(args.python.as_deref());
     let version = match torch::availability(&python) {
         Availability::Available { version, .. } => version,
         other => bail!("{}", other.explain()),
     };
-    let cuda = matches!(spec, DeviceSpec::Cuda(_));
     let families: Vec<Family> = args
         .archs()
         .iter()
@@ -286,7 +296,6 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             device = spec
         )
     );
-    let variant = torch_variant(args, cuda)?;
     eprintln!(
         "{}",
         t!(

@@ -319,14 +319,21 @@ fn unique_bytes<'a>(
 /// (`opt.backward_step(&loss)` with candle-nn's optimizers). Takes the measurement lock: nothing
 /// else in this process should allocate meanwhile.
 pub fn measure_step(config: &MeasureConfig) -> Result<StepMeasurement> {
-    measure(config, false)
+    measure(config, false, 2)
+}
+
+/// `measure_step` again, right after a measurement of the same step: the workspaces the warm-up
+/// grows are grown already, so one quiet warm-up step is enough (the calibration measures every
+/// shape twice; this saves one step of the six or so each shape takes).
+pub fn measure_step_again(config: &MeasureConfig) -> Result<StepMeasurement> {
+    measure(config, false, 1)
 }
 
 /// The same step written to hold only what it must: the graph (the loss) and the gradients of
 /// non-parameters are dropped before the optimizer step, and gpulab's lean optimizers
 /// ([`crate::memory::optim::LeanOpt`]) update one detached parameter at a time.
 pub fn measure_lean_step(config: &MeasureConfig) -> Result<StepMeasurement> {
-    measure(config, true)
+    measure(config, true, 2)
 }
 
 /// The optimizer of a measured step: candle-nn's as a program would use it, or gpulab's lean one.
@@ -335,7 +342,7 @@ enum StepOpt {
     Lean(crate::memory::optim::LeanOpt),
 }
 
-fn measure(config: &MeasureConfig, lean: bool) -> Result<StepMeasurement> {
+fn measure(config: &MeasureConfig, lean: bool, quiet_steps: usize) -> Result<StepMeasurement> {
     config.model.validate()?;
     let _guard = crate::memory::alloc::MEASURE_LOCK
         .lock()
@@ -344,7 +351,7 @@ fn measure(config: &MeasureConfig, lean: bool) -> Result<StepMeasurement> {
     preflight(config, &dev)?;
     let meter = Meter::new(&dev)?;
     let started = Instant::now();
-    let workspace = warm_until_quiet(config, &dev, &meter)?;
+    let workspace = warm_until_quiet(config, &dev, &meter, quiet_steps)?;
     let device_baseline = meter.baseline_device_use();
     let mut rec = PhaseRecorder::new(&meter, &dev);
 
@@ -511,10 +518,16 @@ fn preflight(config: &MeasureConfig, dev: &Device) -> Result<()> {
 ///
 /// gemm keeps one packing buffer per worker thread and grows it on first need; which worker runs
 /// which block varies from run to run, so one warm-up may leave a worker's buffer to grow inside
-/// the measured step. Warm up until two steps in a row leave nothing new behind (at most 6): one
-/// quiet step was not enough, a worker idle in it could still grow its buffer later (seen as a
-/// 1-in-6 flaky CNN validation).
-fn warm_until_quiet(config: &MeasureConfig, dev: &Device, meter: &Meter) -> Result<Bytes> {
+/// the measured step. Warm up until `quiet_steps` steps in a row leave nothing new behind (at
+/// most 6): for a fresh step two, since one quiet step was not enough, a worker idle in it could
+/// still grow its buffer later (seen as a 1-in-6 flaky CNN validation); right after a measured
+/// step of the same shape (`measure_step_again`) one, the buffers being grown already.
+fn warm_until_quiet(
+    config: &MeasureConfig,
+    dev: &Device,
+    meter: &Meter,
+    quiet_steps: usize,
+) -> Result<Bytes> {
     let before_warmup = meter.current();
     let mut quiet = 0;
     for _ in 0..6 {
@@ -526,7 +539,7 @@ fn warm_until_quiet(config: &MeasureConfig, dev: &Device, meter: &Meter) -> Resu
         } else {
             0
         };
-        if quiet == 2 {
+        if quiet >= quiet_steps {
             break;
         }
     }

@@ -11,7 +11,7 @@
 use candle_core::DType;
 use serde::{Deserialize, Serialize};
 
-use super::measure::{measure_step, MeasureConfig, StepMeasurement};
+use super::measure::{measure_step, measure_step_again, MeasureConfig, StepMeasurement};
 use crate::error::Result;
 use crate::memory::empirical::{PhasePeaks, StepModel};
 use crate::memory::models::{Family, ModelConfig};
@@ -94,20 +94,7 @@ pub fn held_out_shapes(family: Family) -> Vec<ModelConfig> {
             (2, 4, 512, 8, 64, 16000),
         ]
         .iter()
-        .map(|&(b, l, d, h, s, v)| {
-            with(&|m| {
-                m.batch = b;
-                m.layers = l;
-                m.d_model = d;
-                m.heads = h;
-                m.seq_len = s;
-                m.vocab = v;
-                if family == Family::Llama {
-                    m.kv_heads = Some(h / 2);
-                    m.ffn = Some(d * 8 / 3 / 16 * 16);
-                }
-            })
-        })
+        .map(|&dims| decoder(family, dims, |h| h / 2, |d| d * 8 / 3 / 16 * 16))
         .collect(),
         Family::Cnn => [
             (10, 40, 20, 28),
@@ -150,7 +137,7 @@ pub fn measure_all(
             // inherited that noise (CNN held-out errors moved between 0.6 % and 3 % from run to
             // run). The peak a learner must plan for is the larger one.
             let first = measure_step(&config)?;
-            let second = measure_step(&config)?;
+            let second = measure_step_again(&config)?;
             on_step();
             Ok(
                 if second.ledger.measured_peak > first.ledger.measured_peak {
@@ -270,7 +257,6 @@ pub fn torch_shapes(
 /// 512-token sequences, GPT-2's 50,257-token vocabulary): judged only for the transformers
 /// implementation, whose steps these are, since each takes seconds to a minute on a CPU.
 pub fn held_out_large(family: Family) -> Vec<ModelConfig> {
-    let base = ModelConfig::default_for(family);
     [
         // (batch, layers, d, heads, seq, vocab)
         (8, 12, 768, 12, 128, 50257),
@@ -280,21 +266,32 @@ pub fn held_out_large(family: Family) -> Vec<ModelConfig> {
         (8, 4, 768, 12, 512, 8000),
     ]
     .iter()
-    .map(|&(b, l, d, h, s, v)| {
-        let mut m = base.clone();
-        m.batch = b;
-        m.layers = l;
-        m.d_model = d;
-        m.heads = h;
-        m.seq_len = s;
-        m.vocab = v;
-        if family == Family::Llama {
-            m.kv_heads = Some(h / 4);
-            m.ffn = Some((d * 8 / 3).div_ceil(64) * 64);
-        }
-        m
-    })
+    .map(|&dims| decoder(family, dims, |h| h / 4, |d| (d * 8 / 3).div_ceil(64) * 64))
     .collect()
+}
+
+/// A decoder of `family` with (batch, layers, d, heads, seq, vocab); Llama's key/value heads
+/// and FFN width from the query heads and d.
+fn decoder(
+    family: Family,
+    (batch, layers, d, heads, seq_len, vocab): (usize, usize, usize, usize, usize, usize),
+    kv_heads: fn(usize) -> usize,
+    ffn: fn(usize) -> usize,
+) -> ModelConfig {
+    let mut m = ModelConfig {
+        batch,
+        layers,
+        d_model: d,
+        heads,
+        seq_len,
+        vocab,
+        ..ModelConfig::default_for(family)
+    };
+    if family == Family::Llama {
+        m.kv_heads = Some(kv_heads(heads));
+        m.ffn = Some(ffn(d));
+    }
+    m
 }
 
 /// The held-out shapes of a PyTorch variant: the small ones, and for transformers the large.
