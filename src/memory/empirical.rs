@@ -343,8 +343,9 @@ pub struct StepModel {
     pub backward: Vec<Linear>,
     /// The optimizer step's peak.
     pub step: Linear,
-    /// Measured bytes of the weights per parameter, and of the gradients and optimizer state per
-    /// trained parameter (the largest calibration shape's), shown beside the prediction.
+    /// Measured bytes of the weights per parameter (with LoRA: per frozen parameter), and of the
+    /// gradients and optimizer state per trained parameter (the largest calibration shape's),
+    /// shown beside the prediction.
     pub per_param: [f64; 3],
     /// Shapes it was fitted on.
     pub calibration_points: usize,
@@ -497,8 +498,15 @@ impl StepModel {
         let (backward, step) = (self.forward.eval(&t) + extra, self.step.eval(&t));
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
         let bytes = |per: f64, n: f64| Bytes((per * n) as u64);
+        // With LoRA, per_param[0] is the frozen weights' and the adapters weigh what their
+        // gradients do.
+        let weights = if trained < p {
+            bytes(self.per_param[0], p - trained).0 + bytes(self.per_param[1], trained).0
+        } else {
+            bytes(self.per_param[0], p).0
+        };
         Prediction {
-            weights: bytes(self.per_param[0], p),
+            weights: Bytes(weights),
             gradients: bytes(self.per_param[1], trained),
             optimizer_state: bytes(self.per_param[2], trained),
             backward_peak: Bytes(backward as u64),

@@ -392,7 +392,15 @@ pub fn parse_reply(
                 }
                 let trained = trainable.max(1) as f64;
                 // PyTorch's gradients have the trained parameters' sizes.
-                let gradients = t.trainable_bytes.unwrap_or(t.weights) as f64 / trained;
+                let trained_bytes = t.trainable_bytes.unwrap_or(t.weights);
+                let gradients = trained_bytes as f64 / trained;
+                // With LoRA the frozen base and the adapters differ in dtype (peft keeps a 16-bit
+                // base's adapters in f32): the weights' figure is the frozen ones'.
+                let weights = if trainable < t.params {
+                    t.weights.saturating_sub(trained_bytes) as f64 / (t.params - trainable) as f64
+                } else {
+                    t.weights as f64 / p
+                };
                 Ok(PhasePeaks {
                     model: m.clone(),
                     dtype,
@@ -403,11 +411,7 @@ pub fn parse_reply(
                     backward_peak: t.backward_peak as f64,
                     step_peak: t.step_peak as f64,
                     peak: t.peak as f64,
-                    per_param: [
-                        t.weights as f64 / p,
-                        gradients,
-                        t.optimizer_state as f64 / trained,
-                    ],
+                    per_param: [weights, gradients, t.optimizer_state as f64 / trained],
                 })
             }
         })
