@@ -184,6 +184,9 @@ proptest! {
             (gpulab::memory::optim::OptimizerKind::parse(&text).map(|_| ()), "use"),
             (gpulab::memory::models::Family::parse(&text).map(|_| ()), "use"),
             (gpulab::report::Lang::parse(&text).map(|_| ()), "use"),
+            (gpulab::memory::torch::Implementation::parse(&text).map(|_| ()), "use"),
+            (gpulab::memory::torch::Attention::parse(&text).map(|_| ()), "use"),
+            (gpulab::memory::models::LoraTargets::parse(&text).map(|_| ()), "use"),
         ] {
             if let Err(e) = result {
                 let message = e.to_string();
@@ -258,6 +261,7 @@ proptest! {
                     &shapes,
                     candle_core::DType::F32,
                     gpulab::memory::optim::OptimizerKind::Adamw,
+                    &gpulab::memory::torch::Variant::default(),
                 ) {
                     clear(&e.to_string());
                 }
