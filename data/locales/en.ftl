@@ -510,7 +510,7 @@ ledger-other-grads = gradients of non-parameters
 ledger-graph = backward graph held by gradients
 ledger-temporaries = temporaries ({ $phase })
 validate-section =
-    == { $family } in { $framework } (f32, AdamW, on { $device }): fitted on { $fitted } shapes, judged on { $judged } others
+    == { $family } in { $framework } ({ $recipe }, on { $device }): fitted on { $fitted } shapes, judged on { $judged } others
 
     The fitted model (bytes per unit of each term):
     { $model }

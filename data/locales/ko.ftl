@@ -510,7 +510,7 @@ ledger-other-grads = 파라미터가 아닌 텐서의 기울기
 ledger-graph = 기울기가 붙잡고 있는 역전파 그래프
 ledger-temporaries = 임시 텐서 ({ $phase })
 validate-section =
-    == { $framework }의 { $family } (f32, AdamW, { $device }): 모양 { $fitted }개로 맞추고 다른 { $judged }개로 평가
+    == { $framework }의 { $family } ({ $recipe }, { $device }): 모양 { $fitted }개로 맞추고 다른 { $judged }개로 평가
 
     맞춘 모델 (각 항의 단위당 바이트):
     { $model }

@@ -108,8 +108,12 @@ pub struct Layout {
 /// The terms of each part, per family; with LoRA (`lora`), the trained parameters Pt (their
 /// gradients and optimizer state) apart from all parameters P (the frozen weights), and the
 /// adapters' own activations (b·s·r per adapted layer and block).
-pub fn layout(family: Family, lora: bool) -> Layout {
-    let base = base_layout(family);
+pub fn layout(family: Family, lora: bool, checkpointing: bool) -> Layout {
+    let base = if checkpointing && family.is_transformer() {
+        checkpointed_layout(family)
+    } else {
+        base_layout(family)
+    };
     let with = |list: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
         let mut out = list.to_vec();
         if lora {
@@ -127,6 +131,34 @@ pub fn layout(family: Family, lora: bool) -> Layout {
             .map(|(i, form)| with(form, if i == 0 { &[] } else { &["Pt", "L·b·s·r"] }))
             .collect(),
         step: with(base.step, &["Pt", "L·b·s·r"]),
+    }
+}
+
+/// A transformer trained with activation checkpointing keeps only each block's input through
+/// the forward pass (L·b·s·d, beside the logits' b·s·V); backward's peak is the loss's gradients
+/// early, or later one block recomputed and differentiated at once — its b·s·d, b·s·f, b·s·kv
+/// and b·h·s² tensors together — beside every block's input and the gradients so far.
+fn checkpointed_layout(family: Family) -> BaseLayout {
+    const FORWARD: &[&str] = &["1", "L", "P", "L·b·s·d", "b·s·V", "b·s·d"];
+    const BACKWARD: &[&[&str]] = &[
+        &["1", "b·s·V", "V·d", "b·s·d"],
+        &[
+            "1",
+            "L",
+            "P",
+            "L·b·s·d",
+            "b·s·d",
+            "b·s·f",
+            "b·s·kv",
+            "b·h·s²",
+        ],
+    ];
+    const STEP: &[&str] = &["1", "L", "P", "largest", "L·b·s·d", "b·s·V", "b·s·d"];
+    let _ = family;
+    BaseLayout {
+        forward: FORWARD,
+        backward: BACKWARD,
+        step: STEP,
     }
 }
 
@@ -471,7 +503,11 @@ impl StepModel {
             .map(|m| (m.backward_peak - m.forward_live).max(0.0))
             .collect();
         let step: Vec<f64> = steps.iter().map(|m| m.step_peak).collect();
-        let parts = layout(family, lora.is_some());
+        let parts = layout(
+            family,
+            lora.is_some(),
+            variant.is_some_and(|v| v.checkpointing),
+        );
         let largest = steps
             .iter()
             .max_by_key(|m| m.params)
