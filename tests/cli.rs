@@ -1038,6 +1038,23 @@ fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
                 "Goal (median ≤ 3 %, worst ≤ 8 %): met",
             ));
     }
+    // LoRA through peft and bf16 autocast, as CUDA runs them (foreach AdamW), from their own
+    // recorded runs.
+    for flags in [
+        "--update foreach --lora-targets qv --dtype bf16",
+        "--update foreach --autocast bf16",
+    ] {
+        torch_validate(&python)
+            .args(flags.split_whitespace())
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(
+                "gpt d1024 L8 h16 V50257 s512 b1 tied",
+            ))
+            .stdout(predicate::str::contains(
+                "Goal (median ≤ 3 %, worst ≤ 8 %): met",
+            ));
+    }
     // A job nobody recorded fails and names itself, as a real python's error would.
     torch_validate(&python)
         .args(["--attn", "eager", "--update", "foreach", "--checkpointing"])
