@@ -1038,11 +1038,12 @@ fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
                 "Goal (median ≤ 3 %, worst ≤ 8 %): met",
             ));
     }
-    // LoRA through peft and bf16 autocast, as CUDA runs them (foreach AdamW), from their own
-    // recorded runs.
+    // LoRA through peft and bf16 autocast, as CUDA runs them (foreach AdamW), and eager
+    // attention, from their own recorded runs.
     for flags in [
         "--update foreach --lora-targets qv --dtype bf16",
         "--update foreach --autocast bf16",
+        "--attn eager",
     ] {
         torch_validate(&python)
             .args(flags.split_whitespace())
