@@ -522,6 +522,7 @@ col-held-out = held-out shape
 col-measured = measured
 model-forward-ends = forward ends with  { $form }
 model-backward-adds = backward adds { $open }  { $form }
+model-backward-peaks = backward holds { $open }  { $form }
 model-step = optimizer step     { $form }
 
 ## estimate (src/plan/estimate.rs, src/plan/estimate/render.rs)

@@ -522,6 +522,7 @@ col-held-out = 검증용 모양
 col-measured = 측정값
 model-forward-ends = 순전파 끝에  { $form }
 model-backward-adds = 역전파 추가 { $open }  { $form }
+model-backward-peaks = 역전파 보유 { $open }  { $form }
 model-step = 옵티마이저 스텝     { $form }
 
 ## estimate (src/plan/estimate.rs, src/plan/estimate/render.rs)
