@@ -118,19 +118,7 @@ pub fn layout(
     lora: bool,
     variant: Option<&crate::memory::torch::Variant>,
 ) -> Layout {
-    use crate::memory::torch::{Attention, Implementation};
-    let transformer = family.is_transformer();
-    let base = match variant {
-        Some(v) if transformer && v.checkpointing => checkpointed_layout(),
-        Some(v)
-            if transformer
-                && v.implementation == Implementation::Transformers
-                && v.attention == Attention::Eager =>
-        {
-            eager_layout(family)
-        }
-        _ => base_layout(family),
-    };
+    let base = layout_for(family, variant);
     let with = |list: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
         let mut out = list.to_vec();
         if lora {
@@ -159,6 +147,23 @@ pub fn layout(
             .collect(),
         step: with(base.step, &["Pt"]),
         backward_absolute: base.backward_absolute,
+    }
+}
+
+/// The base layout of a family's step as the variant writes it (LoRA's terms come on top).
+fn layout_for(family: Family, variant: Option<&crate::memory::torch::Variant>) -> BaseLayout {
+    use crate::memory::torch::{Attention, Implementation};
+    let transformer = family.is_transformer();
+    match variant {
+        Some(v) if transformer && v.checkpointing => checkpointed_layout(),
+        Some(v)
+            if transformer
+                && v.implementation == Implementation::Transformers
+                && v.attention == Attention::Eager =>
+        {
+            eager_layout(family)
+        }
+        _ => base_layout(family),
     }
 }
 
@@ -383,12 +388,7 @@ impl StepModel {
     /// Whether its backward forms are absolute bytes (see [`Layout::backward_absolute`]): a
     /// property of the layout it was fitted with, so read from it rather than stored.
     pub fn backward_absolute(&self) -> bool {
-        layout(self.family, self.lora_fitted(), self.variant.as_ref()).backward_absolute
-    }
-
-    /// Whether it was fitted with LoRA's terms (its forms name Pt).
-    fn lora_fitted(&self) -> bool {
-        self.step.terms.iter().any(|t| t == "Pt")
+        layout_for(self.family, self.variant.as_ref()).backward_absolute
     }
 
     /// The fitted parts, one line each (bytes per unit of each term).
