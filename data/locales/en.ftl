@@ -522,7 +522,8 @@ col-held-out = held-out shape
 col-measured = measured
 model-forward-ends = forward ends with  { $form }
 model-backward-adds = backward adds { $open }  { $form }
-model-backward-peaks = backward holds { $open }  { $form }
+model-backward-states = backward holds { $open }model states + { $form }
+model-backward-block = backward holds { $open }a block's known bytes (gradients, kept inputs) + { $form }
 model-step = optimizer step     { $form }
 
 ## estimate (src/plan/estimate.rs, src/plan/estimate/render.rs)

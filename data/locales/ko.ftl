@@ -522,7 +522,8 @@ col-held-out = 검증용 모양
 col-measured = 측정값
 model-forward-ends = 순전파 끝에  { $form }
 model-backward-adds = 역전파 추가 { $open }  { $form }
-model-backward-peaks = 역전파 보유 { $open }  { $form }
+model-backward-states = 역전파 보유 { $open }모델 상태 + { $form }
+model-backward-block = 역전파 보유 { $open }블록의 알려진 바이트(그래디언트, 보관된 입력) + { $form }
 model-step = 옵티마이저 스텝     { $form }
 
 ## estimate (src/plan/estimate.rs, src/plan/estimate/render.rs)

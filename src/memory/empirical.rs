@@ -103,9 +103,20 @@ pub struct Layout {
     pub backward: Vec<Vec<&'static str>>,
     /// The optimizer step's peak.
     pub step: Vec<&'static str>,
-    /// Whether the backward forms are the bytes alive at each moment (checkpointing) rather
-    /// than what backward adds to the forward's bytes.
-    pub backward_absolute: bool,
+    /// What the backward forms count on top of.
+    pub counting: BackwardCounting,
+}
+
+/// What the fitted backward forms are counted on top of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackwardCounting {
+    /// The forward's bytes: each form is what backward adds to them.
+    Forward,
+    /// Bytes known without fitting (activation checkpointing, [`checkpointed_layout`]): the
+    /// first form counts beyond the model states (weights, optimizer state, the batch), the
+    /// second beyond [`CheckpointBase::block`]'s gradients and kept inputs. Only the
+    /// activations are fitted.
+    Known,
 }
 
 /// The terms of each part, per family; with LoRA (`lora`), the trained parameters Pt (their
@@ -126,27 +137,21 @@ pub fn layout(
         }
         out
     };
-    // The first moment of backward (the loss's gradients) comes before any parameter's gradient.
+    // The first moment of backward (the loss's gradients) comes before any parameter's
+    // gradient; counted on top of known bytes, the trained parameters' state is in those.
     Layout {
         forward: with(base.forward, &["Pt"]),
         backward: base
             .backward
             .iter()
             .enumerate()
-            .map(|(i, form)| {
-                // Counted from zero, every moment holds the trained parameters' state.
-                with(
-                    form,
-                    if i == 0 && !base.backward_absolute {
-                        &[]
-                    } else {
-                        &["Pt"]
-                    },
-                )
+            .map(|(i, form)| match base.counting {
+                BackwardCounting::Forward if i > 0 => with(form, &["Pt"]),
+                _ => form.to_vec(),
             })
             .collect(),
         step: with(base.step, &["Pt"]),
-        backward_absolute: base.backward_absolute,
+        counting: base.counting,
     }
 }
 
@@ -170,33 +175,92 @@ fn layout_for(family: Family, variant: Option<&crate::memory::torch::Variant>) -
 /// A transformer trained with activation checkpointing keeps only each block's input through
 /// the forward pass (L·b·s·d, beside the logits' b·s·V). Backward recomputes one block at a time
 /// and frees that block's saved input once it is differentiated, while the parameters'
-/// gradients accumulate, so what backward holds is no longer "the forward's bytes plus
-/// something": its forms are the bytes alive at each moment (`backward_absolute`):
-/// - the loss's gradients (b·s·V, the head's V·d) beside everything the forward kept;
-/// - the last block recomputed and differentiated first: every block's input still alive, one
-///   block's activations (b·s·d, b·s·f, b·h·s²), few gradients yet;
-/// - the first block last: one input left, nearly every gradient in (a larger share of P).
+/// gradients accumulate, so its peak is one of three moments (data/docs/measured.md,
+/// "Activation checkpointing"):
+/// - the loss's gradients (a few b·s·V tensors) beside everything the forward kept;
+/// - the last block recomputed and differentiated first: every block's input still alive, the
+///   head's and that block's gradients;
+/// - the first block last: its input alone left, every gradient but the input embedding's in.
 ///
-/// Between the two block ends the bytes move linearly with the block's index, so the peak is
-/// one of the ends; as a single form "all inputs and all gradients" the fit overestimated
-/// small-width, long-sequence shapes by up to 16 %.
+/// Most of those bytes are known without fitting: the model states (weights, optimizer state,
+/// the batch) and the gradients are bytes per parameter, measured; the kept inputs are the
+/// forward's fitted L·b·s·d coefficient. Only the activations are fitted
+/// ([`BackwardCounting::Known`]): the loss moment's beyond the states, and one block's
+/// recomputed activations (b·s·d, b·s·f, b·h·s²) beyond the larger of the two block moments'
+/// known bytes ([`CheckpointBase`]), one form for both ends. Fitted free (a share of P per
+/// moment), the calibration's small shapes let P trade against the activations: 30-90 % over on
+/// held-out shapes under the for-loop update and LoRA, where the step's peak no longer hides
+/// backward's.
 fn checkpointed_layout() -> BaseLayout {
     const FORWARD: &[&str] = &["1", "L", "P", "L·b·s·d", "b·s·V", "b·s·d"];
     const STEP: &[&str] = &["1", "L", "P", "largest", "L·b·s·d", "b·s·V", "b·s·d"];
     // A block's keys and values (a few b·s·kv tensors) are left out: beside its b·s·f tensors
     // they are a sliver, and as a term of their own, fitted on the calibration's small shapes,
-    // they stood in for other tensors (Llama's worst held-out shape: 51 % over with them, 3 %
-    // without). GPT-2's b·s·kv is its b·s·d anyway.
+    // they stood in for other tensors. GPT-2's b·s·kv is its b·s·d anyway.
     const BACKWARD: &[&[&str]] = &[
-        &["1", "L", "P", "L·b·s·d", "b·s·V", "V·d", "b·s·d"],
-        &["1", "L", "P", "L·b·s·d", "V·d", "b·s·d", "b·s·f", "b·h·s²"],
-        &["1", "L", "P", "V·d", "b·s·d", "b·s·f", "b·h·s²"],
+        &["1", "L", "L·b·s·d", "b·s·V", "b·s·d"],
+        &["1", "L", "b·s·d", "b·s·f", "b·h·s²"],
     ];
     BaseLayout {
         forward: FORWARD,
         backward: BACKWARD,
         step: STEP,
-        backward_absolute: true,
+        counting: BackwardCounting::Known,
+    }
+}
+
+/// The bytes of a checkpointed backward's moments that are known without fitting, from the
+/// measured bytes per parameter and the forward's bytes per kept input element.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CheckpointBase {
+    /// Weights, optimizer state and the batch: alive through the whole step.
+    pub states: f64,
+    /// The larger of the block moments' known bytes: the last block's (the states, the head's
+    /// and one block's gradients, every other block's kept input) and the first block's (the
+    /// states and every gradient but the input embedding's, computed last).
+    pub block: f64,
+}
+
+impl CheckpointBase {
+    /// For shape `m`, with `per_param` (weights per frozen parameter, gradients and optimizer
+    /// state per trained one, as [`StepModel::per_param`]) and `input_bytes` per element of a
+    /// kept block input.
+    pub fn of(m: &ModelConfig, per_param: [f64; 3], input_bytes: f64) -> CheckpointBase {
+        let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
+        let [weight, grad, state] = per_param;
+        // With LoRA the frozen base weighs per_param[0] and the adapters what their gradients do.
+        let weights = weight * (p - trained) + grad * trained;
+        // The step's batch: input ids and labels, int64 each (data/torch-step.py).
+        let batch = 16.0 * (m.batch * m.seq_len) as f64;
+        let states = weights + state * trained + batch;
+        let lora = trained < p;
+        let vd = (m.vocab * m.d_model) as f64;
+        // The head's gradient comes first (with LoRA the head is frozen); the input
+        // embedding's last, unless it is the head's (GPT-2's tied head).
+        let head = if lora { 0.0 } else { grad * vd };
+        let embedding = if lora || (m.family == Family::Gpt && m.tied) {
+            0.0
+        } else {
+            grad * vd
+        };
+        let grads = grad * trained;
+        let l = m.layers.max(1) as f64;
+        let inputs = input_bytes * (l - 1.0) * (m.batch * m.seq_len * m.d_model) as f64;
+        let last = states + head + (grads - head - embedding).max(0.0) / l + inputs;
+        let first = states + grads - embedding;
+        CheckpointBase {
+            states,
+            block: last.max(first),
+        }
+    }
+
+    /// The known bytes under backward form `i` (0: the loss's moment, 1: a block's).
+    pub fn of_form(&self, i: usize) -> f64 {
+        if i == 0 {
+            self.states
+        } else {
+            self.block
+        }
     }
 }
 
@@ -214,7 +278,7 @@ fn eager_layout(family: Family) -> BaseLayout {
         forward: base.forward,
         backward: BACKWARD,
         step: base.step,
-        backward_absolute: false,
+        counting: BackwardCounting::Forward,
     }
 }
 
@@ -223,7 +287,7 @@ struct BaseLayout {
     forward: &'static [&'static str],
     backward: &'static [&'static [&'static str]],
     step: &'static [&'static str],
-    backward_absolute: bool,
+    counting: BackwardCounting,
 }
 
 fn base_layout(family: Family) -> BaseLayout {
@@ -234,7 +298,7 @@ fn base_layout(family: Family) -> BaseLayout {
                 forward: ALL,
                 backward: &[&["1", "layers", "P", "largest", "b·in", "b·Σhidden"]],
                 step: &["1", "layers", "P", "largest", "b·in", "b·Σhidden"],
-                backward_absolute: false,
+                counting: BackwardCounting::Forward,
             }
         }
         Family::Cnn => {
@@ -249,7 +313,7 @@ fn base_layout(family: Family) -> BaseLayout {
                     &["1", "P", "b·px·c1", "b·px"],
                 ],
                 step: &["1", "P", "largest", "b·px·c1", "b·px·c2/4", "b·px"],
-                backward_absolute: false,
+                counting: BackwardCounting::Forward,
             }
         }
         // GPT-2 attention has as many key/value heads as query heads: its b·s·kv is b·s·d, one
@@ -286,7 +350,7 @@ fn base_layout(family: Family) -> BaseLayout {
                 "b·s·V",
                 "b·s·d",
             ],
-            backward_absolute: false,
+            counting: BackwardCounting::Forward,
         },
         Family::Llama => BaseLayout {
             forward: &[
@@ -318,7 +382,7 @@ fn base_layout(family: Family) -> BaseLayout {
                 "b·s·V",
                 "b·s·d",
             ],
-            backward_absolute: false,
+            counting: BackwardCounting::Forward,
         },
     }
 }
@@ -385,22 +449,28 @@ impl std::fmt::Display for Linear {
 }
 
 impl StepModel {
-    /// Whether its backward forms are absolute bytes (see [`Layout::backward_absolute`]): a
-    /// property of the layout it was fitted with, so read from it rather than stored.
-    pub fn backward_absolute(&self) -> bool {
-        layout_for(self.family, self.variant.as_ref()).backward_absolute
+    /// What its backward forms are counted on top of: a property of the layout it was fitted
+    /// with, so read from it rather than stored.
+    pub fn counting(&self) -> BackwardCounting {
+        layout_for(self.family, self.variant.as_ref()).counting
     }
 
     /// The fitted parts, one line each (bytes per unit of each term).
     pub fn describe(&self) -> String {
         let mut out = format!("  {}\n", t!("model-forward-ends", form = self.forward));
-        let absolute = self.backward_absolute();
+        let counting = self.counting();
         for (i, form) in self.backward.iter().enumerate() {
             let open = if i == 0 { "max(" } else { "    " };
-            let line = if absolute {
-                t!("model-backward-peaks", open = open, form = form)
-            } else {
-                t!("model-backward-adds", open = open, form = form)
+            let line = match (counting, i) {
+                (BackwardCounting::Forward, _) => {
+                    t!("model-backward-adds", open = open, form = form)
+                }
+                (BackwardCounting::Known, 0) => {
+                    t!("model-backward-states", open = open, form = form)
+                }
+                (BackwardCounting::Known, _) => {
+                    t!("model-backward-block", open = open, form = form)
+                }
             };
             out.push_str(&format!("  {line}\n"));
         }
@@ -410,6 +480,15 @@ impl StepModel {
 }
 
 impl Linear {
+    /// The coefficient of term `name` (0 if the form does not use it).
+    pub fn coefficient(&self, name: &str) -> f64 {
+        self.terms
+            .iter()
+            .zip(&self.coefficients)
+            .find(|(t, _)| t.as_str() == name)
+            .map_or(0.0, |(_, c)| *c)
+    }
+
     /// Its value for a shape's terms (negative sums count as 0).
     pub fn eval(&self, t: &HashMap<&'static str, f64>) -> f64 {
         self.terms
@@ -566,14 +645,28 @@ impl StepModel {
         let scale: Vec<f64> = steps.iter().map(|m| m.peak.max(1.0)).collect();
         let forward: Vec<f64> = steps.iter().map(|m| m.forward_live).collect();
         let parts = layout(family, lora.is_some(), variant.as_ref());
-        let extra: Vec<f64> = steps
+        let forward_model =
+            weighted_fit(&parts.forward, &shape_terms, &forward, &scale).ok_or_else(too_alike)?;
+        // The bytes each backward form is counted on top of, per shape (see BackwardCounting).
+        let known: Vec<Vec<f64>> = steps
             .iter()
-            .map(|m| {
-                if parts.backward_absolute {
-                    m.backward_peak
-                } else {
-                    (m.backward_peak - m.forward_live).max(0.0)
+            .map(|m| match parts.counting {
+                BackwardCounting::Forward => vec![0.0; parts.backward.len()],
+                BackwardCounting::Known => {
+                    let base = CheckpointBase::of(
+                        &m.model,
+                        m.per_param,
+                        forward_model.coefficient("L·b·s·d"),
+                    );
+                    (0..parts.backward.len()).map(|i| base.of_form(i)).collect()
                 }
+            })
+            .collect();
+        let backward: Vec<f64> = steps
+            .iter()
+            .map(|m| match parts.counting {
+                BackwardCounting::Known => m.backward_peak,
+                BackwardCounting::Forward => (m.backward_peak - m.forward_live).max(0.0),
             })
             .collect();
         let step: Vec<f64> = steps.iter().map(|m| m.step_peak).collect();
@@ -586,9 +679,8 @@ impl StepModel {
             dtype,
             optimizer,
             variant,
-            forward: weighted_fit(&parts.forward, &shape_terms, &forward, &scale)
-                .ok_or_else(too_alike)?,
-            backward: max_fit(&parts.backward, &shape_terms, &extra, &scale)
+            forward: forward_model,
+            backward: max_fit(&parts.backward, &shape_terms, &backward, &known, &scale)
                 .ok_or_else(too_alike)?,
             step: weighted_fit(&parts.step, &shape_terms, &step, &scale).ok_or_else(too_alike)?,
             per_param: largest.per_param,
@@ -599,13 +691,23 @@ impl StepModel {
     /// Predicts a step of `m` (its family must be the model's).
     pub fn predict(&self, m: &ModelConfig) -> Prediction {
         let t = terms(m);
-        let moments = self.backward.iter().map(|f| f.eval(&t)).fold(0.0, f64::max);
         let forward = self.forward.eval(&t);
-        let backward = if self.backward_absolute() {
-            // Backward starts from the forward's bytes: its peak is never below them.
-            moments.max(forward)
-        } else {
-            forward + moments
+        let backward = match self.counting() {
+            BackwardCounting::Forward => {
+                forward + self.backward.iter().map(|f| f.eval(&t)).fold(0.0, f64::max)
+            }
+            BackwardCounting::Known => {
+                let base =
+                    CheckpointBase::of(m, self.per_param, self.forward.coefficient("L·b·s·d"));
+                let moments = self
+                    .backward
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| base.of_form(i) + f.eval(&t))
+                    .fold(0.0, f64::max);
+                // Backward starts from the forward's bytes: its peak is never below them.
+                moments.max(forward)
+            }
         };
         let step = self.step.eval(&t);
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
@@ -660,20 +762,23 @@ fn weighted_fit(
     })
 }
 
-/// y ≈ the maximum of one linear form per entry of `forms` (max-affine regression, weighted
-/// like [`weighted_fit`]). Starts by giving each shape to the form whose own terms make up the
-/// larger share of it (each form fitted alone on all shapes first), then alternates: refit each
-/// form on its shapes, give each shape to the form that predicts it larger; stops when no shape
-/// moves (at most 50 rounds).
+/// y ≈ the maximum over forms k of `known[k]` + a linear form (max-affine regression, weighted
+/// like [`weighted_fit`]; `known` holds, per shape, the bytes each form is counted on top of).
+/// Starts by giving each shape to the form whose own terms make up the larger share of it (each
+/// form fitted alone on all shapes first), then alternates: refit each form on its shapes, give
+/// each shape to the form that predicts it larger; stops when no shape moves (at most 50 rounds).
 fn max_fit(
     forms: &[Vec<&str>],
     shapes: &[HashMap<&'static str, f64>],
     y: &[f64],
+    known: &[Vec<f64>],
     scale: &[f64],
 ) -> Option<Vec<Linear>> {
+    let beyond = |k: usize| -> Vec<f64> { y.iter().zip(known).map(|(v, o)| v - o[k]).collect() };
     let mut fitted: Vec<Linear> = forms
         .iter()
-        .map(|names| weighted_fit(names, shapes, y, scale))
+        .enumerate()
+        .map(|(k, names)| weighted_fit(names, shapes, &beyond(k), scale))
         .collect::<Option<_>>()?;
     if forms.len() == 1 {
         return Some(fitted);
@@ -681,9 +786,11 @@ fn max_fit(
     let argmax = |fitted: &[Linear]| -> Vec<usize> {
         shapes
             .iter()
-            .map(|t| {
+            .zip(known)
+            .map(|(t, o)| {
+                let at = |k: usize| o[k] + fitted[k].eval(t);
                 (0..fitted.len())
-                    .max_by(|&a, &b| fitted[a].eval(t).total_cmp(&fitted[b].eval(t)))
+                    .max_by(|&a, &b| at(a).total_cmp(&at(b)))
                     .unwrap_or(0)
             })
             .collect()
@@ -695,10 +802,11 @@ fn max_fit(
             if mine.len() < names.len() {
                 continue;
             }
+            let target = beyond(k);
             let pick = |v: &[f64]| mine.iter().map(|&i| v[i]).collect::<Vec<_>>();
             let sub: Vec<HashMap<&'static str, f64>> =
                 mine.iter().map(|&i| shapes[i].clone()).collect();
-            if let Some(f) = weighted_fit(names, &sub, &pick(y), &pick(scale)) {
+            if let Some(f) = weighted_fit(names, &sub, &pick(&target), &pick(scale)) {
                 fitted[k] = f;
             }
         }
