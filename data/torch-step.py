@@ -6,7 +6,11 @@ implementations of the same GPT-2- and Llama-style models (src/memory/models.rs)
   dropout 0.1, train mode), the loss through `labels=` as users write it.
 Recipes on top: activation checkpointing (`gradient_checkpointing_enable()`), LoRA through peft
 (rank, target modules "qv" or "all-linear"; only the adapters train), and mixed precision
-(torch.autocast around the forward pass, the weights and optimizer in f32).
+(torch.autocast around the forward pass, the weights and optimizer in f32), and QLoRA's 4-bit
+base ("quant": "nf4": the blocks' linear layers as bitsandbytes' Linear4bit, NF4 with double
+quantisation, computing in the step's dtype, under the LoRA adapters; as
+`BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4",
+bnb_4bit_use_double_quant=True)` loads a model, without `prepare_model_for_kbit_training`).
 
 `gpulab measure --pytorch` writes this file to a temporary folder and runs it with the chosen
 python; the job arrives as JSON on stdin, the result leaves as JSON on stdout (one line).
@@ -23,6 +27,7 @@ Job: {"device": "cpu"|"cuda", "dtype": "f32"|"bf16", "optimizer": "sgd"|"momentu
       "foreach": true|false (AdamW's multi-tensor update; CUDA's default, not the CPU's),
       "checkpointing": bool,
       "autocast": null | "bf16"|"f16" (mixed precision: weights in "dtype", the forward in this),
+      "quant": absent | null | "nf4" (QLoRA's 4-bit base; LoRA shapes only),
       "shapes": [{"family": "gpt"|"llama", "batch", "layers", "d_model", "heads", "kv_heads",
                   "ffn", "vocab", "seq_len", "context", "tied",
                   "lora": absent | {"rank", "targets": "qv"|"all-linear"}}]}
@@ -260,6 +265,37 @@ def lora(model, job, c):
     return peft.get_peft_model(model, config)
 
 
+def quantize_nf4(model, dtype):
+    """The blocks' linear layers (transformers' Conv1D for GPT-2) as bitsandbytes' NF4
+    Linear4bit with double quantisation, the head and embeddings left in `dtype`, as
+    transformers' 4-bit loading does. Returns the bytes of the quantisation constants (absmax
+    and their own constants, codebooks), which are tensors outside the parameters."""
+    import bitsandbytes as bnb
+    from transformers.pytorch_utils import Conv1D
+
+    for module in list(model.modules()):
+        for name, child in list(module.named_children()):
+            if name == "lm_head" or not isinstance(child, (nn.Linear, Conv1D)):
+                continue
+            # Conv1D keeps its weight as (in, out): transposed, it is a Linear's (out, in).
+            w = child.weight.data.t() if isinstance(child, Conv1D) else child.weight.data
+            q = bnb.nn.Linear4bit(w.shape[1], w.shape[0], bias=child.bias is not None,
+                                  compute_dtype=dtype, compress_statistics=True,
+                                  quant_type="nf4")
+            q.weight = bnb.nn.Params4bit(w.float().contiguous(), requires_grad=False,
+                                         compress_statistics=True, quant_type="nf4")
+            if child.bias is not None:
+                q.bias = nn.Parameter(child.bias.data, requires_grad=child.bias.requires_grad)
+            setattr(module, name, q.to(w.device))
+    constants = []
+    for p in model.parameters():
+        state = getattr(p, "quant_state", None)
+        while state is not None:
+            constants += [state.absmax, state.code, getattr(state, "offset", None)]
+            state = getattr(state, "state2", None)
+    return storage_bytes([t for t in constants if torch.is_tensor(t)])
+
+
 def one_step(job, c):
     dev = job["device"]
     dtypes = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
@@ -272,6 +308,13 @@ def one_step(job, c):
         model = Gpt(c) if c["family"] == "gpt" else Llama(c)
     model = model.to(dev, dtype)
     all_params = list(model.parameters())
+    # The shape's parameter count, whatever storage a quantised base packs them in.
+    base_count = sum(p.numel() for p in all_params)
+    constants = 0
+    if job.get("quant"):
+        if not (hf and c.get("lora")):
+            raise ValueError("a 4-bit base is measured under LoRA on the transformers implementation")
+        constants = quantize_nf4(model, dtype)
     if job.get("checkpointing"):
         if not hf:
             raise ValueError("checkpointing is measured on the transformers implementation")
@@ -281,6 +324,7 @@ def one_step(job, c):
             raise ValueError("LoRA is measured on the transformers implementation (peft)")
         model = lora(model, job, c)
         all_params = list(model.parameters())
+        base_count = base_count + sum(p.numel() for p in all_params if p.requires_grad)
     model.train()
     params = [p for p in all_params if p.requires_grad]
     foreach = bool(job.get("foreach", False))
@@ -322,7 +366,8 @@ def one_step(job, c):
 
     step(Quiet())  # AdamW creates its state in the first step: measure the second
     state = [t for s in opt.state.values() for t in s.values() if torch.is_tensor(t)]
-    base = storage_bytes(all_params) + storage_bytes(state) + storage_bytes([x, y])
+    weights = storage_bytes(all_params) + constants
+    base = weights + storage_bytes(state) + storage_bytes([x, y])
     meter = CudaMeter() if dev == "cuda" else CpuMeter()
     live, peaks = 0, {}
     forward_live = None
@@ -332,10 +377,10 @@ def one_step(job, c):
         if name == "forward_loss":
             forward_live = base + live
     return {
-        "params": sum(p.numel() for p in all_params),
+        "params": base_count,
         "trainable": sum(p.numel() for p in params),
         "trainable_bytes": sum(p.numel() * p.element_size() for p in params),
-        "weights": storage_bytes(all_params),
+        "weights": weights,
         "optimizer_state": storage_bytes(state),
         "batch": storage_bytes([x, y]),
         "forward_live": forward_live,
