@@ -227,9 +227,8 @@ impl CheckpointBase {
     /// kept block input.
     pub fn of(m: &ModelConfig, per_param: [f64; 3], input_bytes: f64) -> CheckpointBase {
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
-        let [weight, grad, state] = per_param;
-        // With LoRA the frozen base weighs per_param[0] and the adapters what their gradients do.
-        let weights = weight * (p - trained) + grad * trained;
+        let [_, grad, state] = per_param;
+        let weights = weight_bytes(m, per_param);
         // The step's batch: input ids and labels, int64 each (data/torch-step.py).
         let batch = 16.0 * (m.batch * m.seq_len) as f64;
         let states = weights + state * trained + batch;
@@ -710,17 +709,10 @@ impl StepModel {
             }
         };
         let step = self.step.eval(&t);
-        let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
+        let trained = m.trainable_count() as f64;
         let bytes = |per: f64, n: f64| Bytes((per * n) as u64);
-        // With LoRA, per_param[0] is the frozen weights' and the adapters weigh what their
-        // gradients do.
-        let weights = if trained < p {
-            bytes(self.per_param[0], p - trained).0 + bytes(self.per_param[1], trained).0
-        } else {
-            bytes(self.per_param[0], p).0
-        };
         Prediction {
-            weights: Bytes(weights),
+            weights: Bytes(weight_bytes(m, self.per_param) as u64),
             gradients: bytes(self.per_param[1], trained),
             optimizer_state: bytes(self.per_param[2], trained),
             backward_peak: Bytes(backward as u64),
@@ -732,6 +724,18 @@ impl StepModel {
                 Phase::Backward
             },
         }
+    }
+}
+
+/// The weights' bytes of shape `m` from the measured bytes per parameter (`per_param`, as
+/// [`StepModel::per_param`]): with LoRA, per_param[0] is the frozen weights' and the adapters
+/// weigh what their gradients do.
+fn weight_bytes(m: &ModelConfig, per_param: [f64; 3]) -> f64 {
+    let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
+    if trained < p {
+        per_param[0] * (p - trained) + per_param[1] * trained
+    } else {
+        per_param[0] * p
     }
 }
 
