@@ -28,11 +28,11 @@
 //!   intermediate gradient once used while the parameters' gradients accumulate, so its peak is
 //!   the largest of a few moments — early, when the loss's gradients (several b·s·V tensors)
 //!   are alive, or late, when nearly every parameter's gradient exists beside one block's
-//!   temporaries. It is fitted as the maximum of linear forms, one per such moment (max-affine regression: each
-//!   shape is assigned to the form that predicts it larger, each form refitted on its shapes,
-//!   until the assignment settles). Under activation checkpointing the forms are counted instead on top of bytes known
-//!   without fitting — the model states, the gradients, the kept block inputs
-//!   ([`CheckpointBase`]) — and only the activations are fitted.
+//!   temporaries. It is fitted as the maximum of linear forms, one per such moment (max-affine
+//!   regression: each shape is assigned to the form that predicts it larger, each form refitted
+//!   on its shapes, until the assignment settles). Under activation checkpointing the forms are
+//!   counted instead on top of bytes known without fitting — the model states, the gradients,
+//!   the kept block inputs ([`CheckpointBase`]) — and only the activations are fitted.
 //!
 //! The step's predicted peak is the larger of the backward pass's and the optimizer step's.
 
