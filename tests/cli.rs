@@ -715,7 +715,10 @@ fn the_pytorch_column_is_measured_for_lora_checkpointing_and_mixed_precision() {
         ),
         (&["--checkpointing"][..], "activation checkpointing"),
         (&["--dtype", "mixed"][..], "autocast bf16"),
-        (&["--dtype", "nf4", "--lora-rank", "16"][..], "NF4"),
+        (
+            &["--dtype", "nf4", "--lora-rank", "16"][..],
+            "4-bit nf4 base (bitsandbytes)",
+        ),
     ] {
         let (peak, said) = run(extra);
         let peak = peak.unwrap_or_else(|| panic!("{extra:?}: {said}"));
@@ -1077,6 +1080,15 @@ fn pytorch_step_is_fitted_and_judged_from_recorded_outputs() {
         (
             "--update foreach --checkpointing --lora-targets all-linear --dtype bf16",
             "gpt d512 L4 h8 V16000 s64 b2 tied lora r16 all-linear",
+        ),
+        // QLoRA on bitsandbytes' real 4-bit base, its weights counted as NF4 stores them.
+        (
+            "--update foreach --quant nf4 --lora-targets qv --dtype bf16 --arch llama",
+            "llama d768 L4 h12/3 f2048 V8000 s512 b8 lora r16 qv",
+        ),
+        (
+            "--update foreach --quant nf4 --lora-targets qv --dtype bf16 --checkpointing",
+            "gpt d1024 L8 h16 V50257 s512 b1 tied lora r16 qv",
         ),
     ] {
         torch_validate(&python)
@@ -1612,4 +1624,39 @@ fn qlora_column_matches_the_recorded_bitsandbytes_step() {
         text.contains("goal (median <= 3 %, worst <= 8 %): met"),
         "{text}"
     );
+}
+
+/// A 4-bit base is frozen, and only the PyTorch step has one: both said before anything runs.
+#[test]
+fn a_quantized_base_needs_lora_and_the_pytorch_step() {
+    english()
+        .unwrap()
+        .args(["measure", "--pytorch", "--arch", "llama", "--quant", "nf4"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("only adapters can train"))
+        .stderr(predicate::str::contains("--lora-rank"));
+    english()
+        .unwrap()
+        .args(["measure", "--quant", "nf4", "--lora-rank", "8"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a quantized base are measured on the PyTorch step",
+        ));
+    english()
+        .unwrap()
+        .args([
+            "measure",
+            "--pytorch",
+            "--quant",
+            "int3",
+            "--lora-rank",
+            "8",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--quant \"int3\" is not a quantization",
+        ));
 }

@@ -315,6 +315,10 @@ pub struct MeasureArgs {
     /// and optimizer in --dtype, normally f32).
     #[arg(long, value_name = "bf16|f16")]
     pub autocast: Option<String>,
+    /// PyTorch: QLoRA's 4-bit base (nf4: bitsandbytes' NF4 with double quantization) under LoRA
+    /// (with --lora-rank or --lora-targets); --dtype is its compute dtype, normally bf16.
+    #[arg(long, value_name = "nf4")]
+    pub quant: Option<String>,
     /// Write the full report as JSON here ('-' for stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

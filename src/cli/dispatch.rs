@@ -295,6 +295,7 @@ pub(super) fn torch_variant(
             .map(gpulab::memory::models::LoraTargets::parse)
             .transpose()?,
         autocast: None,
+        quant: None,
     })
 }
 

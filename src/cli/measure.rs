@@ -78,6 +78,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         || args.lora_rank.is_some()
         || args.torch.lora_targets.is_some()
         || args.autocast.is_some()
+        || args.quant.is_some()
     {
         bail!("{}", t!("recipe-needs-pytorch"));
     }
@@ -259,6 +260,15 @@ fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memor
         Some("f16") => Some(Autocast::F16),
         Some(other) => bail!("{}", t!("autocast-unknown", given = format!("{other:?}"))),
     };
+    v.quant = args
+        .quant
+        .as_deref()
+        .map(gpulab::memory::torch::Quant::parse)
+        .transpose()?;
+    // A quantized base is frozen: only adapters can train over it.
+    if v.quant.is_some() && v.lora.is_none() {
+        bail!("{}", t!("quant-needs-lora"));
+    }
     Ok(v)
 }
 

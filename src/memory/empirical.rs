@@ -132,8 +132,27 @@ pub fn layout(
     variant: Option<&crate::memory::torch::Variant>,
 ) -> Layout {
     let base = layout_for(family, variant);
+    // A quantized base's weights are counted, not fitted (see StepModel::known_weights): P
+    // leaves every form. Fitted, the calibration's small shapes (weights a sliver beside the
+    // activations) gave the 4-bit weights 0 B and missed held-out shapes by 10 %.
+    let quantized = variant.is_some_and(|v| v.quant.is_some());
+    // Fused attention never writes out the s×s scores: transformers' Llama under SDPA (no
+    // attention dropout) runs the fused kernel, which keeps b·h·s log-sum-exps, not b·h·s²
+    // (data/docs/measured.md: no such tensor at the peak). As terms fitted on s ≤ 192, b·h·s²
+    // stood in for other tensors and came out 7-9 % over at s = 256. GPT-2 trains with
+    // attention dropout, which the CPU's SDPA writes out in full: its terms stay.
+    let fused = family == Family::Llama
+        && variant.is_some_and(|v| {
+            v.implementation == crate::memory::torch::Implementation::Transformers
+                && v.attention == crate::memory::torch::Attention::Sdpa
+        });
     let with = |list: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
-        let mut out = list.to_vec();
+        let mut out: Vec<&'static str> = list
+            .iter()
+            .copied()
+            .filter(|&t| !(quantized && t == "P"))
+            .filter(|&t| !(fused && (t == "b·h·s²" || t == "L·b·h·s²")))
+            .collect();
         if lora {
             out.extend(extra);
         }
@@ -149,7 +168,7 @@ pub fn layout(
             .enumerate()
             .map(|(i, form)| match base.counting {
                 BackwardCounting::Forward if i > 0 => with(form, &["Pt"]),
-                _ => form.to_vec(),
+                _ => with(form, &[]),
             })
             .collect(),
         step: with(base.step, &["Pt"]),
@@ -224,13 +243,18 @@ pub struct CheckpointBase {
 }
 
 impl CheckpointBase {
-    /// For shape `m`, with `per_param` (weights per frozen parameter, gradients and optimizer
-    /// state per trained one, as [`StepModel::per_param`]) and `input_bytes` per element of a
-    /// kept block input.
-    pub fn of(m: &ModelConfig, per_param: [f64; 3], input_bytes: f64) -> CheckpointBase {
+    /// For shape `m` stored as `storage`, with `per_param` (weights per frozen parameter,
+    /// gradients and optimizer state per trained one, as [`StepModel::per_param`]) and
+    /// `input_bytes` per element of a kept block input.
+    pub fn of(
+        m: &ModelConfig,
+        storage: WeightStorage,
+        per_param: [f64; 3],
+        input_bytes: f64,
+    ) -> CheckpointBase {
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
         let [_, grad, state] = per_param;
-        let weights = weight_bytes(m, per_param);
+        let weights = storage.bytes(m, per_param);
         // The step's batch: input ids and labels, int64 each (data/torch-step.py).
         let batch = 16.0 * (m.batch * m.seq_len) as f64;
         let states = weights + state * trained + batch;
@@ -456,6 +480,11 @@ impl StepModel {
         layout_for(self.family, self.variant.as_ref()).counting
     }
 
+    /// How its step stores the weights (what per_param[0] is per).
+    pub fn storage(&self) -> WeightStorage {
+        WeightStorage::of(self.dtype, self.variant.as_ref())
+    }
+
     /// The fitted parts, one line each (bytes per unit of each term).
     pub fn describe(&self) -> String {
         let mut out = format!("  {}\n", t!("model-forward-ends", form = self.forward));
@@ -644,7 +673,11 @@ impl StepModel {
         let shape_terms: Vec<HashMap<&'static str, f64>> =
             steps.iter().map(|m| terms(&m.model)).collect();
         let scale: Vec<f64> = steps.iter().map(|m| m.peak.max(1.0)).collect();
-        let forward: Vec<f64> = steps.iter().map(|m| m.forward_live).collect();
+        // A quantized base's weights are counted from the measured bytes per weight, and the
+        // forward's and the step's forms fitted beyond them (its layout leaves P out).
+        let storage = WeightStorage::of(dtype, variant.as_ref());
+        let counted = |m: &PhasePeaks| storage.counted(&m.model, m.per_param);
+        let forward: Vec<f64> = steps.iter().map(|m| m.forward_live - counted(m)).collect();
         let parts = layout(family, lora.is_some(), variant.as_ref());
         let forward_model =
             weighted_fit(&parts.forward, &shape_terms, &forward, &scale).ok_or_else(too_alike)?;
@@ -656,6 +689,7 @@ impl StepModel {
                 BackwardCounting::Known => {
                     let base = CheckpointBase::of(
                         &m.model,
+                        WeightStorage::of(dtype, variant.as_ref()),
                         m.per_param,
                         forward_model.coefficient("L·b·s·d"),
                     );
@@ -670,7 +704,7 @@ impl StepModel {
                 BackwardCounting::Forward => (m.backward_peak - m.forward_live).max(0.0),
             })
             .collect();
-        let step: Vec<f64> = steps.iter().map(|m| m.step_peak).collect();
+        let step: Vec<f64> = steps.iter().map(|m| m.step_peak - counted(m)).collect();
         let largest = steps
             .iter()
             .max_by_key(|m| m.params)
@@ -692,14 +726,19 @@ impl StepModel {
     /// Predicts a step of `m` (its family must be the model's).
     pub fn predict(&self, m: &ModelConfig) -> Prediction {
         let t = terms(m);
-        let forward = self.forward.eval(&t);
+        let counted = self.storage().counted(m, self.per_param);
+        let forward = counted + self.forward.eval(&t);
         let backward = match self.counting() {
             BackwardCounting::Forward => {
                 forward + self.backward.iter().map(|f| f.eval(&t)).fold(0.0, f64::max)
             }
             BackwardCounting::Known => {
-                let base =
-                    CheckpointBase::of(m, self.per_param, self.forward.coefficient("L·b·s·d"));
+                let base = CheckpointBase::of(
+                    m,
+                    self.storage(),
+                    self.per_param,
+                    self.forward.coefficient("L·b·s·d"),
+                );
                 let moments = self
                     .backward
                     .iter()
@@ -710,11 +749,11 @@ impl StepModel {
                 moments.max(forward)
             }
         };
-        let step = self.step.eval(&t);
+        let step = counted + self.step.eval(&t);
         let trained = m.trainable_count() as f64;
         let bytes = |per: f64, n: f64| Bytes((per * n) as u64);
         Prediction {
-            weights: Bytes(weight_bytes(m, self.per_param) as u64),
+            weights: Bytes(self.storage().bytes(m, self.per_param) as u64),
             gradients: bytes(self.per_param[1], trained),
             optimizer_state: bytes(self.per_param[2], trained),
             backward_peak: Bytes(backward as u64),
@@ -729,15 +768,67 @@ impl StepModel {
     }
 }
 
-/// The weights' bytes of shape `m` from the measured bytes per parameter (`per_param`, as
-/// [`StepModel::per_param`]): with LoRA, per_param[0] is the frozen weights' and the adapters
-/// weigh what their gradients do.
-fn weight_bytes(m: &ModelConfig, per_param: [f64; 3]) -> f64 {
-    let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
-    if trained < p {
-        per_param[0] * (p - trained) + per_param[1] * trained
-    } else {
-        per_param[0] * p
+/// How a step stores its weights: what `per_param[0]` of [`StepModel::per_param`] is per.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WeightStorage {
+    /// The step's dtype: a quantized base keeps its other frozen weights in it.
+    pub dtype: DType,
+    /// The frozen base's block linears are quantized (QLoRA): they weigh what NF4's storage
+    /// holds exactly ([`ModelConfig::nf4_bytes`]), and per_param[0] is the measured bytes per
+    /// quantized weight (shown, not used: at small shapes the per-layer constants inflate it).
+    pub quantized: bool,
+}
+
+impl WeightStorage {
+    /// For a step in `dtype` written as `variant`.
+    pub fn of(dtype: DType, variant: Option<&crate::memory::torch::Variant>) -> WeightStorage {
+        WeightStorage {
+            dtype,
+            quantized: variant.is_some_and(|v| v.quant.is_some()),
+        }
+    }
+
+    /// The weights' bytes of shape `m` from the measured bytes per parameter (`per_param`):
+    /// with LoRA, per_param[0] is the frozen weights' and the adapters weigh what their
+    /// gradients do; with a quantized base, per_param[0] is per quantized weight and the other
+    /// frozen weights are in the step's dtype.
+    pub fn bytes(&self, m: &ModelConfig, per_param: [f64; 3]) -> f64 {
+        let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
+        if self.quantized {
+            let q = m.block_linear_params() as f64;
+            self.dtype.size_in_bytes() as f64 * (p - trained - q).max(0.0)
+                + m.nf4_bytes() as f64
+                + per_param[1] * trained
+        } else if trained < p {
+            per_param[0] * (p - trained) + per_param[1] * trained
+        } else {
+            per_param[0] * p
+        }
+    }
+
+    /// The weights' bytes a fitted form is counted on top of rather than fitting: a
+    /// quantized base's (see [`layout`]); 0 otherwise.
+    pub fn counted(&self, m: &ModelConfig, per_param: [f64; 3]) -> f64 {
+        if self.quantized {
+            self.bytes(m, per_param)
+        } else {
+            0.0
+        }
+    }
+
+    /// The inverse of [`WeightStorage::bytes`]: per_param[0] from a step's measured `weights`
+    /// and its trained parameters' bytes.
+    pub fn per_frozen(&self, m: &ModelConfig, weights: f64, trained_bytes: f64) -> f64 {
+        let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
+        if self.quantized {
+            let q = m.block_linear_params() as f64;
+            let other = self.dtype.size_in_bytes() as f64 * (p - trained - q).max(0.0);
+            (weights - trained_bytes - other).max(0.0) / q.max(1.0)
+        } else if trained < p {
+            (weights - trained_bytes).max(0.0) / (p - trained)
+        } else {
+            weights / p.max(1.0)
+        }
     }
 }
 

@@ -157,6 +157,17 @@ impl StateBytes {
     }
 }
 
+/// Bytes bitsandbytes stores for one linear weight of `n` elements quantized to NF4 with double
+/// quantization (as QLoRA loads a model): the 4-bit codes (n/2), one 8-bit absmax per block of
+/// 64, one f32 absmax of those per 256 blocks, and 1,092 bytes of per-layer constants (the NF4
+/// codebook, 16 f32; the nested absmax's 256-entry f32 code; its f32 offset). Measured, not
+/// assumed: every shape recorded under data/fixtures/torch/replies/ with "quant": "nf4" holds
+/// exactly this (data/docs/measured.md).
+pub fn nf4_linear_bytes(n: u64) -> u64 {
+    let blocks = n.div_ceil(64);
+    n.div_ceil(2) + blocks + 4 * blocks.div_ceil(256) + 1092
+}
+
 /// The textbook's bytes per parameter for `precision` with `states` optimizer states: a
 /// single-precision recipe keeps weights, gradients and states at its width (f32, or bf16 end
 /// to end as Candle does); mixed precision keeps 16-bit weights and gradients, an fp32 master

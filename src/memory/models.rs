@@ -278,6 +278,35 @@ impl ModelConfig {
         self.base_param_count() + self.lora_params()
     }
 
+    /// The element counts of one block's linear weights (biases apart): what QLoRA stores in 4
+    /// bits (embeddings, norms, biases, the head and the adapters stay 16-bit). GPT-2: c_attn
+    /// (q, k and v in one), c_proj, c_fc, the FFN's c_proj; Llama: q, k, v, o, gate, up, down.
+    pub fn block_linears(&self) -> Vec<u64> {
+        let u = |x: usize| x as u64;
+        let (d, f) = (u(self.d_model), u(self.ffn_width()));
+        let kv = u(self.kv_head_count() * self.d_model / self.heads.max(1));
+        match self.family {
+            Family::Gpt => vec![3 * d * d, d * d, d * f, f * d],
+            Family::Llama => vec![d * d, kv * d, kv * d, d * d, f * d, f * d, d * f],
+            Family::Mlp | Family::Cnn => Vec::new(),
+        }
+    }
+
+    /// Weights of all blocks' linear layers ([`ModelConfig::block_linears`] × layers).
+    pub fn block_linear_params(&self) -> u64 {
+        self.block_linears().iter().sum::<u64>() * self.layers as u64
+    }
+
+    /// The bytes bitsandbytes stores for all blocks' linear weights in NF4
+    /// ([`crate::memory::formulas::nf4_linear_bytes`]).
+    pub fn nf4_bytes(&self) -> u64 {
+        self.block_linears()
+            .iter()
+            .map(|&n| crate::memory::formulas::nf4_linear_bytes(n))
+            .sum::<u64>()
+            * self.layers as u64
+    }
+
     /// Parameters of the model without any adapters.
     pub fn base_param_count(&self) -> u64 {
         let u = |x: usize| x as u64;

@@ -106,6 +106,38 @@ pub struct Variant {
     /// Mixed precision: the forward pass under `torch.autocast` in this dtype, the weights and
     /// optimizer in the step's dtype (f32).
     pub autocast: Option<Autocast>,
+    /// QLoRA: the frozen base's block linears quantized to 4 bits (bitsandbytes), under LoRA.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quant: Option<Quant>,
+}
+
+/// A quantized frozen base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quant {
+    /// bitsandbytes' 4-bit NormalFloat with double quantization (QLoRA's), computing in the
+    /// step's dtype.
+    Nf4,
+}
+
+impl Quant {
+    /// "nf4".
+    pub fn name(self) -> &'static str {
+        match self {
+            Quant::Nf4 => "nf4",
+        }
+    }
+
+    /// Parses "nf4" (or "4bit").
+    pub fn parse(text: &str) -> Result<Quant> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "nf4" | "4bit" => Ok(Quant::Nf4),
+            other => Err(Error::Invalid(t!(
+                "quant-unknown",
+                given = format!("{other:?}")
+            ))),
+        }
+    }
 }
 
 /// The 16-bit type autocast computes in.
@@ -159,6 +191,9 @@ impl Variant {
         }
         if let Some(a) = self.autocast {
             parts.push(t!("variant-autocast", dtype = a.name()));
+        }
+        if let Some(q) = self.quant {
+            parts.push(t!("variant-quant", quant = q.name()));
         }
         parts.join(", ")
     }
@@ -351,6 +386,10 @@ pub fn job(
         job["foreach"] = variant.foreach.into();
         job["checkpointing"] = variant.checkpointing.into();
         job["autocast"] = variant.autocast.map(|a| a.name()).into();
+        // Only when set: the jobs recorded before quantized bases existed keep their names.
+        if let Some(q) = variant.quant {
+            job["quant"] = q.name().into();
+        }
     }
     job.to_string()
 }
@@ -384,7 +423,6 @@ pub fn parse_reply(
         .map(|(s, m)| match s {
             StepOrError::Error { error } => Err(error),
             StepOrError::Step(t) => {
-                let p = t.params.max(1) as f64;
                 let expected = m.param_count();
                 let trainable = t.trainable.unwrap_or(t.params);
                 if t.params != expected || trainable != m.trainable_count() {
@@ -395,12 +433,10 @@ pub fn parse_reply(
                 let trained_bytes = t.trainable_bytes.unwrap_or(t.weights);
                 let gradients = trained_bytes as f64 / trained;
                 // With LoRA the frozen base and the adapters differ in dtype (peft keeps a 16-bit
-                // base's adapters in f32): the weights' figure is the frozen ones'.
-                let weights = if trainable < t.params {
-                    t.weights.saturating_sub(trained_bytes) as f64 / (t.params - trainable) as f64
-                } else {
-                    t.weights as f64 / p
-                };
+                // base's adapters in f32): the weights' figure is the frozen ones' (with a
+                // quantized base, the quantized ones').
+                let weights = crate::memory::empirical::WeightStorage::of(dtype, Some(variant))
+                    .per_frozen(m, t.weights as f64, trained_bytes as f64);
                 Ok(PhasePeaks {
                     model: m.clone(),
                     dtype,

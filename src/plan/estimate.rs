@@ -614,18 +614,34 @@ pub fn measured_column(
         column.not_measured = Some(t!("nm-no-optimizer"));
         return column;
     };
-    let variant = crate::memory::torch::Variant {
+    let mut variant = crate::memory::torch::Variant {
         checkpointing: input.checkpointing,
         lora: lora.map(|l| l.targets),
         autocast,
         ..input.torch
     };
+    // QLoRA: a step measured on a really quantized base where the calibration has one
+    // (`measure --pytorch --quant nf4 --save`); else the bf16 LoRA step with the blocks' linear
+    // weights re-sized to NF4's exact storage (below, and said so). A 4-bit base holds the same
+    // bytes beyond its weights as a bf16 base under the same adapters (data/docs/measured.md).
+    let quantized = crate::memory::torch::Variant {
+        quant: Some(crate::memory::torch::Quant::Nf4),
+        ..variant
+    };
+    let nf4 = nf4
+        && match cal.model_for(&model, dtype, optimizer, Some(&quantized)) {
+            Some(_) => {
+                variant = quantized;
+                false
+            }
+            None => true,
+        };
     match cal.model_for(&model, dtype, optimizer, torch.then_some(&variant)) {
         Some(m) => {
             let mut p = m.predict(&model);
             if nf4 {
-                let saved = ((2.0 - Precision::Nf4.weight_bytes())
-                    * block_linear_params(&model) as f64) as u64;
+                let saved = ((m.per_param[0] * model.block_linear_params() as f64) as u64)
+                    .saturating_sub(model.nf4_bytes());
                 for b in [
                     &mut p.weights,
                     &mut p.backward_peak,
@@ -667,19 +683,6 @@ pub fn measured_column(
         }
     }
     column
-}
-
-/// Weights of the blocks' linear layers: what QLoRA stores in 4 bits (embeddings, norms, the
-/// head and the adapters stay 16-bit).
-pub fn block_linear_params(m: &crate::memory::models::ModelConfig) -> u64 {
-    let u = |x: usize| x as u64;
-    let (d, f, l) = (u(m.d_model), u(m.ffn_width()), u(m.layers));
-    let kv = u(m.kv_head_count() * m.d_model / m.heads.max(1));
-    match m.family {
-        crate::memory::models::Family::Gpt => l * (4 * d * d + 2 * d * f),
-        crate::memory::models::Family::Llama => l * (2 * d * d + 2 * d * kv + 3 * d * f),
-        _ => 0,
-    }
 }
 
 mod render;
