@@ -159,3 +159,70 @@ fn lora_adapters_count_as_peft_builds_them() {
         ModelConfig::default_for(Family::Gpt).param_count()
     );
 }
+
+/// NF4's storage formula ([`ModelConfig::nf4_bytes`]) against every step recorded on a real
+/// 4-bit base (data/fixtures/torch/replies/, jobs with "quant": "nf4"): the measured weights are
+/// the 16-bit frozen ones, the adapters' bytes and the formula's, to the byte.
+#[test]
+fn nf4_storage_is_what_bitsandbytes_holds() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fixtures/torch/replies");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let Some(hash) = name.strip_suffix(".job.json") else {
+            continue;
+        };
+        let job: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        if job["quant"] != "nf4" {
+            continue;
+        }
+        let reply: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{hash}.json"))).unwrap(),
+        )
+        .unwrap();
+        let bytes_16 = if job["dtype"] == "bf16" { 2 } else { 4 };
+        for (shape, step) in job["shapes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(reply["steps"].as_array().unwrap())
+        {
+            let n = |k: &str| shape[k].as_u64().unwrap() as usize;
+            let lora = &shape["lora"];
+            let config = ModelConfig {
+                family: Family::parse(shape["family"].as_str().unwrap()).unwrap(),
+                batch: n("batch"),
+                layers: n("layers"),
+                d_model: n("d_model"),
+                heads: n("heads"),
+                kv_heads: Some(n("kv_heads")),
+                ffn: Some(n("ffn")),
+                vocab: n("vocab"),
+                seq_len: n("seq_len"),
+                tied: shape["tied"].as_bool().unwrap(),
+                lora: Some(LoraShape {
+                    rank: lora["rank"].as_u64().unwrap() as usize,
+                    targets: LoraTargets::parse(lora["targets"].as_str().unwrap()).unwrap(),
+                }),
+                ..ModelConfig::default_for(Family::Llama)
+            };
+            let frozen_16 =
+                config.param_count() - config.trainable_count() - config.block_linear_params();
+            let expected = frozen_16 * bytes_16
+                + config.nf4_bytes()
+                + step["trainable_bytes"].as_u64().unwrap();
+            assert_eq!(
+                step["weights"].as_u64().unwrap(),
+                expected,
+                "{}",
+                config.describe()
+            );
+            checked += 1;
+        }
+    }
+    // Calibration (40) and held-out (11) shapes, GPT-2 and Llama, with and without
+    // checkpointing.
+    assert!(checked >= 200, "only {checked} recorded 4-bit steps");
+}
