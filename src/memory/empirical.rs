@@ -132,8 +132,8 @@ pub fn layout(
     variant: Option<&crate::memory::torch::Variant>,
 ) -> Layout {
     let base = layout_for(family, variant);
-    // A quantized base's weights are counted, not fitted (see StepModel::known_weights): P
-    // leaves every form. Fitted, the calibration's small shapes (weights a sliver beside the
+    // A quantized base's weights are counted, not fitted (WeightStorage::counted): P leaves
+    // every form. Fitted, the calibration's small shapes (weights a sliver beside the
     // activations) gave the 4-bit weights 0 B and missed held-out shapes by 10 %.
     let quantized = variant.is_some_and(|v| v.quant.is_some());
     // Fused attention never writes out the s×s scores: transformers' Llama under SDPA (no
@@ -673,8 +673,9 @@ impl StepModel {
         let shape_terms: Vec<HashMap<&'static str, f64>> =
             steps.iter().map(|m| terms(&m.model)).collect();
         let scale: Vec<f64> = steps.iter().map(|m| m.peak.max(1.0)).collect();
-        // A quantized base's weights are counted from the measured bytes per weight, and the
-        // forward's and the step's forms fitted beyond them (its layout leaves P out).
+        // A quantized base's weights are counted (NF4's exact storage, the rest of the base in
+        // the step's dtype), and the forward's and the step's forms fitted beyond them (its
+        // layout leaves P out).
         let storage = WeightStorage::of(dtype, variant.as_ref());
         let counted = |m: &PhasePeaks| storage.counted(&m.model, m.per_param);
         let forward: Vec<f64> = steps.iter().map(|m| m.forward_live - counted(m)).collect();
@@ -689,7 +690,7 @@ impl StepModel {
                 BackwardCounting::Known => {
                     let base = CheckpointBase::of(
                         &m.model,
-                        WeightStorage::of(dtype, variant.as_ref()),
+                        storage,
                         m.per_param,
                         forward_model.coefficient("L·b·s·d"),
                     );
@@ -790,15 +791,12 @@ impl WeightStorage {
 
     /// The weights' bytes of shape `m` from the measured bytes per parameter (`per_param`):
     /// with LoRA, per_param[0] is the frozen weights' and the adapters weigh what their
-    /// gradients do; with a quantized base, per_param[0] is per quantized weight and the other
-    /// frozen weights are in the step's dtype.
+    /// gradients do; a quantized base weighs what NF4's storage holds, the rest of it in the
+    /// step's dtype ([`ModelConfig::nf4_base_bytes`]).
     pub fn bytes(&self, m: &ModelConfig, per_param: [f64; 3]) -> f64 {
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
         if self.quantized {
-            let q = m.block_linear_params() as f64;
-            self.dtype.size_in_bytes() as f64 * (p - trained - q).max(0.0)
-                + m.nf4_bytes() as f64
-                + per_param[1] * trained
+            m.nf4_base_bytes(self.dtype.size_in_bytes() as f64) + per_param[1] * trained
         } else if trained < p {
             per_param[0] * (p - trained) + per_param[1] * trained
         } else {
@@ -821,9 +819,10 @@ impl WeightStorage {
     pub fn per_frozen(&self, m: &ModelConfig, weights: f64, trained_bytes: f64) -> f64 {
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);
         if self.quantized {
+            // Measured bytes per quantized weight: the base less its 16-bit rest.
             let q = m.block_linear_params() as f64;
-            let other = self.dtype.size_in_bytes() as f64 * (p - trained - q).max(0.0);
-            (weights - trained_bytes - other).max(0.0) / q.max(1.0)
+            let rest = m.nf4_base_bytes(self.dtype.size_in_bytes() as f64) - m.nf4_bytes() as f64;
+            (weights - trained_bytes - rest).max(0.0) / q.max(1.0)
         } else if trained < p {
             (weights - trained_bytes).max(0.0) / (p - trained)
         } else {

@@ -297,6 +297,16 @@ impl ModelConfig {
         self.block_linears().iter().sum::<u64>() * self.layers as u64
     }
 
+    /// The frozen base's bytes under QLoRA: its blocks' linear weights as bitsandbytes stores
+    /// NF4 ([`ModelConfig::nf4_bytes`]), every other base parameter (embeddings, norms, biases,
+    /// the head) at `unquantized` bytes each. Adapters are not counted.
+    pub fn nf4_base_bytes(&self, unquantized: f64) -> f64 {
+        let rest = self
+            .base_param_count()
+            .saturating_sub(self.block_linear_params());
+        rest as f64 * unquantized + self.nf4_bytes() as f64
+    }
+
     /// The bytes bitsandbytes stores for all blocks' linear weights in NF4
     /// ([`crate::memory::formulas::nf4_linear_bytes`]).
     pub fn nf4_bytes(&self) -> u64 {

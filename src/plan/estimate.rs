@@ -596,9 +596,7 @@ pub fn measured_column(
             Some(crate::memory::torch::Autocast::Bf16),
             false,
         ),
-        // QLoRA: the LoRA step on a bf16 base measured, the base's linear weights then stored
-        // as NF4 by the exact formula. bitsandbytes' real 4-bit step (its CPU backend) agrees
-        // within the project's goal on the held-out shapes: .ci/qlora-check, README.
+        // QLoRA: the bf16 step under LoRA (on a 4-bit base where measured; see below).
         Precision::Nf4 if torch && lora.is_some() => (DType::BF16, None, true),
         other => {
             column.not_measured = Some(t!(
@@ -628,14 +626,14 @@ pub fn measured_column(
         quant: Some(crate::memory::torch::Quant::Nf4),
         ..variant
     };
-    let nf4 = nf4
-        && match cal.model_for(&model, dtype, optimizer, Some(&quantized)) {
-            Some(_) => {
-                variant = quantized;
-                false
-            }
-            None => true,
-        };
+    let measured_4bit = nf4
+        && cal
+            .model_for(&model, dtype, optimizer, Some(&quantized))
+            .is_some();
+    if measured_4bit {
+        variant = quantized;
+    }
+    let nf4 = nf4 && !measured_4bit;
     match cal.model_for(&model, dtype, optimizer, torch.then_some(&variant)) {
         Some(m) => {
             let mut p = m.predict(&model);

@@ -417,11 +417,9 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
         // QLoRA quantizes the blocks' linear weights only: the embeddings, the head and the
         // norms stay 16-bit. Where the recipe names its model the split is counted, the 4-bit
         // part as bitsandbytes stores it (data/docs/measured.md); else all at NF4's rate.
+        // (The preset's exact count: a recipe's `params` is a round figure.)
         if let Some(model) = w.preset.as_deref().and_then(crate::memory::models::preset) {
-            // (The preset's exact count: a recipe's `params` is a round figure.)
-            let linear = model.block_linear_params();
-            weights = model.base_param_count().saturating_sub(linear) as f64 * 2.0
-                + model.nf4_bytes() as f64;
+            weights = model.nf4_base_bytes(2.0);
         }
         // QLoRA keeps its adapters in 16-bit beside the 4-bit base.
         weights += trainable * 2.0;
