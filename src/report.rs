@@ -15,7 +15,7 @@ use crate::probe::diagnose::Readiness;
 mod compare;
 mod markdown;
 pub use compare::compare;
-pub use markdown::to_markdown;
+pub use markdown::{summary, to_markdown};
 
 /// Version of the report JSON.
 pub const REPORT_SCHEMA_VERSION: u32 = 1;

@@ -85,18 +85,37 @@ impl Table {
         }
     }
 
-    /// Aligned plain text for the terminal.
+    /// Aligned plain text for the terminal, fitted to its width ([`crate::output::columns`]).
     pub fn to_text(&self) -> String {
-        let w = self.widths();
+        self.to_text_within(crate::output::columns())
+    }
+
+    /// Aligned plain text within `max` columns: when the natural widths do not fit, the widest
+    /// columns give up room and their cells wrap inside the column, so no row loses its place.
+    pub fn to_text_within(&self, max: usize) -> String {
+        let w = self.fitted_widths(max);
         let line = |cells: &[String]| {
-            cells
+            let wrapped: Vec<Vec<String>> = cells
                 .iter()
                 .enumerate()
-                .map(|(i, c)| self.pad(i, c, w[i]))
+                .map(|(i, c)| crate::output::wrap_cell(c, w[i]))
+                .collect();
+            let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+            (0..height)
+                .map(|k| {
+                    wrapped
+                        .iter()
+                        .enumerate()
+                        .map(|(i, parts)| {
+                            self.pad(i, parts.get(k).map(String::as_str).unwrap_or(""), w[i])
+                        })
+                        .collect::<Vec<_>>()
+                        .join("  ")
+                        .trim_end()
+                        .to_string()
+                })
                 .collect::<Vec<_>>()
-                .join("  ")
-                .trim_end()
-                .to_string()
+                .join("\n")
         };
         let mut out = line(&self.header);
         out.push('\n');
@@ -112,6 +131,47 @@ impl Table {
             out.push('\n');
         }
         out
+    }
+
+    /// Column widths within `max`: natural widths when they fit; else each column keeps at
+    /// least its longest word (up to 14 columns) and the rest of the room goes to the columns
+    /// that lose most, in proportion.
+    fn fitted_widths(&self, max: usize) -> Vec<usize> {
+        let natural = self.widths();
+        let seps = 2 * natural.len().saturating_sub(1);
+        if natural.iter().sum::<usize>() + seps <= max {
+            return natural;
+        }
+        let longest_word = |i: usize| {
+            std::iter::once(&self.header)
+                .chain(self.rows.iter())
+                .filter_map(|r| r.get(i))
+                .flat_map(|c| c.split(' '))
+                .map(width)
+                .max()
+                .unwrap_or(1)
+        };
+        let floor: Vec<usize> = natural
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| n.min(longest_word(i).clamp(4, 14)))
+            .collect();
+        let room = max.saturating_sub(seps + floor.iter().sum::<usize>());
+        let want: usize = natural.iter().zip(&floor).map(|(n, f)| n - f).sum();
+        let mut widths: Vec<usize> = natural
+            .iter()
+            .zip(&floor)
+            .map(|(n, f)| f + (n - f) * room / want.max(1))
+            .collect();
+        // Rounding leaves a few columns; give them to the columns still short, left to right.
+        let mut left = room.saturating_sub(widths.iter().zip(&floor).map(|(w, f)| w - f).sum());
+        for (w, n) in widths.iter_mut().zip(&natural) {
+            while left > 0 && *w < *n {
+                *w += 1;
+                left -= 1;
+            }
+        }
+        widths
     }
 
     /// A GitHub-flavoured Markdown table.
@@ -177,7 +237,7 @@ mod tests {
     fn renders_the_same_rows_three_ways() {
         let t = sample();
         assert_eq!(
-            t.to_text(),
+            t.to_text_within(80),
             "name      GFLOP/s\n--------  -------\ncpu         207.1\na, \"b\"|c        9\n"
         );
         assert_eq!(
@@ -188,5 +248,29 @@ mod tests {
             t.to_csv(),
             "name,GFLOP/s\ncpu,207.1\n\"a, \"\"b\"\"|c\",9\n"
         );
+    }
+
+    #[test]
+    fn a_wide_table_wraps_its_cells_inside_their_columns() {
+        let mut t = Table::aligned(&["what", "why it matters", "GiB"], "llr");
+        t.push(vec![
+            "weights".into(),
+            "every parameter in the chosen precision, kept for the whole step".into(),
+            "14.9".into(),
+        ]);
+        t.push(vec!["activations".into(), "short".into(), "3.2".into()]);
+        let text = t.to_text_within(40);
+        for line in text.lines() {
+            assert!(width(line) <= 40, "{line:?}");
+        }
+        assert!(text.lines().count() > 4, "{text}");
+        // The numbers stay in their column, right-aligned at the same place.
+        let ends: Vec<usize> = text
+            .lines()
+            .filter(|l| l.ends_with("14.9") || l.ends_with("3.2"))
+            .map(width)
+            .collect();
+        assert_eq!(ends.len(), 2);
+        assert_eq!(ends[0], ends[1]);
     }
 }

@@ -15,8 +15,19 @@ use tempfile::TempDir;
 /// English; `speaks_korean_everywhere` runs it in Korean).
 fn english() -> Result<Command, assert_cmd::cargo::CargoError> {
     let mut cmd = Command::cargo_bin("gpulab")?;
-    cmd.env("LC_ALL", "C.UTF-8");
+    // Wide, so the content assertions below do not depend on where a line wraps; the widths
+    // themselves are tested at 80 and 100 columns (`every_command_fits_the_terminal`).
+    cmd.env("LC_ALL", "C.UTF-8")
+        .env("COLUMNS", "1000")
+        .current_dir(scratch());
     Ok(cmd)
+}
+
+/// A folder outside the repository that every run starts in, so that nothing a test runs
+/// writes into the learner's `data/` (a test that needs its own folder sets `current_dir`).
+fn scratch() -> &'static Path {
+    static DIR: std::sync::OnceLock<TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
 }
 
 fn fixture(name: &str) -> PathBuf {
@@ -805,9 +816,8 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         .assert()
         .success()
         .stdout(predicate::str::contains("gpt d128 L4 h4 V65 s128"))
-        .stdout(predicate::str::contains(
-            "PyTorch measured (f32 everywhere)",
-        ));
+        .stdout(predicate::str::contains("training · f32 everywhere"))
+        .stdout(predicate::str::contains("PyTorch measured"));
     // ZeRO on one GPU: allowed, and said to change nothing.
     english()
         .unwrap()
@@ -915,12 +925,18 @@ fn report_writes_both_formats_refuses_to_clobber_and_compares() {
             .args(extra)
             .assert()
     };
+    // The terminal gets a summary that names the files; the Markdown holds the report.
     run(&[])
         .success()
-        .stdout(predicate::str::contains("## 판단 (judgement)"));
+        .stdout(predicate::str::contains("What to do next"))
+        .stdout(predicate::str::contains("r.md"))
+        .stdout(predicate::str::contains("## 판단 (judgement)").not());
     for f in ["r.md", "r.json", "r-bench.svg", "r-memory.svg"] {
         assert!(dir.path().join(f).exists(), "{f}");
     }
+    assert!(fs::read_to_string(dir.path().join("r.md"))
+        .unwrap()
+        .contains("## 판단 (judgement)"));
     let json: Value =
         serde_json::from_str(&fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
     assert_eq!(json["schema"], "gpulab.report");
@@ -1424,7 +1440,9 @@ fn a_multi_gpu_plan_writes_configs_the_engines_read() {
 /// The binary in a Korean locale (no `--lang`): what a learner on a Korean desktop gets.
 fn korean() -> Command {
     let mut cmd = Command::cargo_bin("gpulab").unwrap();
-    cmd.env_remove("LC_ALL")
+    cmd.current_dir(scratch())
+        .env("COLUMNS", "1000")
+        .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env("LANG", "ko_KR.UTF-8");
     cmd
@@ -1659,4 +1677,62 @@ fn a_quantized_base_needs_lora_and_the_pytorch_step() {
         .stderr(predicate::str::contains(
             "--quant \"int3\" is not a quantization",
         ));
+}
+
+/// What a learner's terminal shows fits it: every command, at 80 and 100 columns, in both
+/// languages, prints no line wider than the terminal (Hangul counts two columns).
+#[test]
+fn every_command_fits_the_terminal() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let runs: &[&[&str]] = &[
+        &["check", "--no-torch"],
+        &["bench", "--sizes", "128", "--budget", "1"],
+        &["estimate", "llama-3-8b", "--gpu", "T4"],
+        &["estimate", "gpt2", "--lora-rank", "8", "--memory", "16GiB"],
+        &["estimate", "--memory", "24GB"],
+        &["fit"],
+        &["fit", "--lesson", "recipe/qlora-llama3-8b"],
+        &["labs"],
+        &["hint", "3"],
+    ];
+    for columns in [80usize, 100] {
+        for lang in ["ko", "en"] {
+            for args in runs {
+                let output = english()
+                    .unwrap()
+                    .env("COLUMNS", columns.to_string())
+                    .env("PATH", empty.path())
+                    .args(*args)
+                    .args(["--lang", lang])
+                    .output()
+                    .unwrap();
+                assert!(output.status.success(), "{args:?}: {output:?}");
+                let text = String::from_utf8(output.stdout).unwrap();
+                assert!(!text.trim().is_empty(), "{args:?} printed nothing");
+                for line in text.lines() {
+                    assert!(
+                        gpulab::table::width(line) <= columns,
+                        "{args:?} --lang {lang} at {columns} columns: {} wide: {line:?}",
+                        gpulab::table::width(line)
+                    );
+                }
+            }
+        }
+    }
+    // The report's summary, once (it measures for ~20 s).
+    let output = english()
+        .unwrap()
+        .env("COLUMNS", "80")
+        .env("PATH", empty.path())
+        .args(["report", "--quiet", "--lang", "ko", "--name", "w", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("w.md"), "{text}");
+    for line in text.lines() {
+        assert!(gpulab::table::width(line) <= 80, "report: {line:?}");
+    }
 }

@@ -1,6 +1,7 @@
 //! The Colab notebook (labs/colab/gpulab.ipynb) is valid nbformat 4 and does its work through
 //! labs/colab/run.sh, the script CI runs on its CPU machine (.ci/run); every explanation is in
-//! Korean and English; the README links to it with an "Open in Colab" address.
+//! Korean and English; it needs no edit (the source comes as the archive the README's one
+//! command makes), and the README says how.
 
 use std::path::Path;
 
@@ -75,6 +76,11 @@ fn the_notebook_calls_the_script_and_speaks_both_languages() {
         "and compare with the laptop"
     );
     assert!(code.contains("drive.mount") && code.contains("files.download"));
+    // Nothing to edit: no placeholder address; the source is the archive the README makes.
+    assert!(!code.contains("OWNER"), "no placeholder to edit");
+    assert!(code.contains("gpulab-src") && code.contains("git archive -o gpulab-src.tar.gz HEAD"));
+    // The compare line takes an uploaded name as it is ("report (1).json"): no shell line.
+    assert!(!code.lines().any(|l| l.trim_start().starts_with('!')));
     for cell in cells.iter().filter(|c| c["cell_type"] == "markdown") {
         let text = source(cell);
         let hangul = text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
@@ -98,6 +104,6 @@ fn the_notebook_calls_the_script_and_speaks_both_languages() {
         assert!(mode & 0o111 != 0, "run.sh is executable");
     }
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    assert!(readme.contains("colab.research.google.com/github/"));
+    assert!(readme.contains("git archive -o gpulab-src.tar.gz HEAD"));
     assert!(readme.contains("labs/colab/gpulab.ipynb"));
 }

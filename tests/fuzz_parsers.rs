@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use gpulab::bench::MatmulShape;
+use gpulab::i18n::Lang;
 use gpulab::memory::calibration::Calibration;
 use gpulab::plan::estimate::{parse_count, parse_memory};
 use gpulab::probe::device::DeviceSpec;
@@ -174,24 +175,27 @@ proptest! {
         any::<String>(),
     ]) {
         let _ = ComputeCap::parse(&text);
-        for (result, hint) in [
-            (parse_count(&text).map(|_| ()), ""),
-            (parse_memory(&text).map(|_| ()), ""),
-            (MatmulShape::parse(&text).map(|_| ()), ""),
-            (DeviceSpec::parse(&text).map(|_| ()), "use"),
-            (gpulab::dtype::parse(&text).map(|_| ()), "use"),
-            (gpulab::memory::formulas::Precision::parse(&text).map(|_| ()), "use"),
-            (gpulab::memory::optim::OptimizerKind::parse(&text).map(|_| ()), "use"),
-            (gpulab::memory::models::Family::parse(&text).map(|_| ()), "use"),
-            (gpulab::report::Lang::parse(&text).map(|_| ()), "use"),
-            (gpulab::memory::torch::Implementation::parse(&text).map(|_| ()), "use"),
-            (gpulab::memory::torch::Attention::parse(&text).map(|_| ()), "use"),
-            (gpulab::memory::models::LoraTargets::parse(&text).map(|_| ()), "use"),
-        ] {
-            if let Err(e) = result {
-                let message = e.to_string();
-                clear(&message);
-                prop_assert!(message.contains(hint), "{message}");
+        // Both catalogues: the learner's locale picks the language, so the test must not.
+        for (lang, say) in [(Lang::En, "use"), (Lang::Ko, "쓰세요")] {
+            let results = gpulab::i18n::scoped(lang, || [
+                (parse_count(&text).map(|_| ()).map_err(|e| e.to_string()), ""),
+                (parse_memory(&text).map(|_| ()).map_err(|e| e.to_string()), ""),
+                (MatmulShape::parse(&text).map(|_| ()).map_err(|e| e.to_string()), ""),
+                (DeviceSpec::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::dtype::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::memory::formulas::Precision::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::memory::optim::OptimizerKind::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::memory::models::Family::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::report::Lang::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::memory::torch::Implementation::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::memory::torch::Attention::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+                (gpulab::memory::models::LoraTargets::parse(&text).map(|_| ()).map_err(|e| e.to_string()), say),
+            ]);
+            for (result, hint) in results {
+                if let Err(message) = result {
+                    clear(&message);
+                    prop_assert!(message.contains(hint), "{lang:?}: {message}");
+                }
             }
         }
     }

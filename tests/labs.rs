@@ -156,6 +156,7 @@ fn every_lab_runs_on_the_cpu_in_fast_mode() {
             // No nvidia-smi on PATH: the labs must work (and say so) without a GPU.
             .env("PATH", empty.path())
             .env("LC_ALL", "C.UTF-8")
+            .env("COLUMNS", "80")
             .output()
             .unwrap_or_else(|e| panic!("{}: {e} (cargo test builds the examples)", lab.example()));
         assert!(
@@ -165,6 +166,14 @@ fn every_lab_runs_on_the_cpu_in_fast_mode() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        // Fitted to an 80-column terminal, as every command is.
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            assert!(
+                gpulab::table::width(line) <= 80,
+                "{}: {line:?}",
+                lab.example()
+            );
+        }
         let runs = work.path().join(gpulab::labs::RUNS_DIR);
         assert!(
             lab.is_done(&runs),

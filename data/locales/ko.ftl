@@ -124,7 +124,7 @@ torch-fix-other-devices = torch가 무엇을 볼지는 CUDA_VISIBLE_DEVICES(또�
 ## check's screen (src/probe/check.rs)
 check-title = gpulab check: 쓸 수 있는 NVIDIA GPU가 있나요?
 check-container = 컨테이너 ({ $kind })
-check-host = 호스트     { $os } { $arch }{ $place }
+check-host = 호스트      { $os } { $arch }{ $place }
 check-host-cpu = { $cpu } · 코어 { $cores }개 / 스레드 { $threads }개 · { $simd }
 check-host-ram = RAM 전체 { $total }, 사용 가능 { $available }
 check-place = 위치
@@ -252,6 +252,9 @@ rep-kernel-note = CPU f32는 { $kernel } 커널로 측정했습니다. 측정한
 rep-table = 모든 강의 × 모든 실행 환경
 rep-next = 다음에 할 일
 rep-next-no-gpu = CPU 강의는 여기서 실행하세요. GPU 강의는 Colab에서 런타임 > 런타임 유형 변경 > T4 GPU를 고른 뒤 cuda 빌드로 `gpulab report`를 실행하고(노트북 `labs/colab/gpulab.ipynb`가 모든 단계를 해 줍니다), `gpulab compare`로 두 보고서를 비교하세요.
+rep-summary-lessons = 강의: { $here }개는 이 컴퓨터에서 돌아가고, { $elsewhere }개는 다른 GPU가 필요합니다 (목록은 보고서에, 강의별로는 `gpulab fit`)
+rep-summary-files = 쓴 파일 (보고서 전체는 .md 파일을 여세요):
+lab06-sample-stands-in = Colab에서 만든 보고서가 생기기 전까지는 gpulab에 든 예시 보고서(1스레드 CPU)와 비교합니다: gpulab compare 이것.json COLAB.json
 rep-next-gpu = 이 GPU는 준비되었습니다. GPU 강의는 여기서 실행하고, 들어가지 않는 강의는 추천된 클라우드 GPU를 쓰되 끝나면 인스턴스를 꼭 멈추세요.
 rep-details = 자세한 내용
 rep-footer = gpulab { $version }(으)로 생성 · { $cpu } · { $host }
@@ -308,7 +311,6 @@ threads-zero = --threads는 1 이상이어야 합니다
 threads-too-many = --threads { $asked }은(는) 이 컴퓨터의 논리 CPU { $cpus }개보다 많습니다: { $cpus } 이하로 쓰세요
 min-runs-zero = --min-runs는 1 이상이어야 합니다
 wrote = { $path }에 썼습니다
-wrote-report = { $md }, { $json }, { $bench }, { $memory }에 썼습니다
 mode-unknown = --mode는 train 또는 inference여야 합니다 (받은 값: { $given })
 zero-range = --zero는 0, 1, 2, 3 중 하나여야 합니다 (3 = FSDP 전체 샤딩)
 counts-zero = --gpus, --batch, --seq-len은 1 이상이어야 합니다
@@ -541,8 +543,16 @@ est-no-calibration = 보정 파일 없음
 est-batch-none = 교과서 기준으로는 배치 1도 들어가지 않습니다: --seq-len을 줄이거나, --checkpointing을 더하거나, --lora-rank를 쓰세요
 est-batch-best = 교과서 기준으로 들어가는 가장 큰 2의 거듭제곱 배치: { $batch }
 est-largest-model = 들어가는 가장 큰 모델: 2바이트 규칙으로 { $rule }B, 이 설정의 교과서 공식으로 { $textbook }B
-est-col-textbook = 교과서 ({ $recipe })
-est-col-measured = { $framework } 측정 모델 ({ $recipe })
+est-col-textbook = 교과서
+est-col-measured = { $framework } 측정
+est-col-recipe = { $column } 열: { $recipe }
+est-which-to-trust = 어느 열을 믿을까: Hugging Face/PyTorch로 학습한다면 PyTorch 열(실제 스텝을 재서 그 구조에 맞춘 값), Candle로 학습한다면 Candle 열(어텐션 행렬 전체를 들고 있어 시퀀스가 길면 훨씬 큼)을 보세요. 교과서 열은 공식으로 본 값이고, 2바이트 규칙은 가중치만 세므로 학습에서는 하한일 뿐 답이 아닙니다.
+est-budget-units = { $given } = { $gb } GB = { $gib } GiB (GB는 10⁹바이트, GiB는 2³⁰바이트: 24 GB로 팔리는 카드는 nvidia-smi에서 약 22.4 GiB로 보입니다).
+est-budget-rule = 수업의 규칙(fp16 = 파라미터당 2바이트, 가중치만): 파라미터 { $params }B개. 추론용으로 모델을 올리는 크기이지, 학습할 수 있는 크기는 아닙니다.
+est-budget-textbook = 학습, 교과서 공식({ $recipe }: 가중치, 기울기, 옵티마이저 상태; 활성값 제외): 파라미터 { $params }B개.
+est-budget-measured = 학습, 측정 모델(배치 1, 시퀀스 { $seq }의 PyTorch 스텝): 들어가는 가장 큰 프리셋은 { $name }, 최고치 { $peak }.
+est-budget-measured-none = 학습, 측정 모델(배치 1, 시퀀스 { $seq }의 PyTorch 스텝): 들어가는 프리셋이 없습니다. 모델을 정하고 LoRA(--lora-rank 16)나 --checkpointing을 쓰면 덜 듭니다.
+est-budget-next = 모델 하나를 보려면: gpulab estimate llama-3.2-1b --memory { $given }
 est-row-weights = 가중치
 est-row-gradients = 기울기
 est-row-optimizer = 옵티마이저 상태

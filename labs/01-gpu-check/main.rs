@@ -8,8 +8,8 @@ fn main() -> anyhow::Result<()> {
                                                     // 1. The driver's view: what nvidia-smi says (bounded: a wedged driver can hang it).
     let driver = nvidia_smi::query(Path::new("nvidia-smi"), Duration::from_secs(10));
     match &driver.failure {
-        Some(why) => println!("{}", t!("lab01-driver-failed", why = why.explain())),
-        None => println!(
+        Some(why) => gpulab::outln!("{}", t!("lab01-driver-failed", why = why.explain())),
+        None => gpulab::outln!(
             "{}",
             t!(
                 "lab01-driver",
@@ -25,16 +25,16 @@ fn main() -> anyhow::Result<()> {
     } else {
         t!("yes-no-no")
     };
-    println!(
+    gpulab::outln!(
         "{}",
         t!("lab01-framework", version = fw.candle_version, cuda = cuda)
     );
     if let Some(e) = &fw.init_error {
-        println!("{}", t!("lab01-new-cuda", error = e.message));
+        gpulab::outln!("{}", t!("lab01-new-cuda", error = e.message));
     }
     // 3. Line them up: the two answers can disagree, and the disagreement names the fix.
     let verdict = diagnose::diagnose(&driver, &fw);
-    println!(
+    gpulab::outln!(
         "\n{}",
         t!(
             "lab01-verdict",
@@ -43,6 +43,6 @@ fn main() -> anyhow::Result<()> {
         )
     );
     let saved = gpulab::labs::save_result("lab01-gpu-check", &verdict)?;
-    println!("\n{}", t!("lab-saved", path = saved.display()));
+    gpulab::outln!("\n{}", t!("lab-saved", path = saved.display()));
     Ok(())
 }

@@ -19,7 +19,7 @@ fn main() -> anyhow::Result<()> {
     let mut devices = vec![Device::Cpu];
     match Device::new_cuda(0) {
         Ok(gpu) => devices.push(gpu),
-        Err(_) => println!("{}\n", t!("lab02-no-gpu")),
+        Err(_) => gpulab::outln!("{}\n", t!("lab02-no-gpu")),
     }
     let mut medians = Vec::new();
     for dev in &devices {
@@ -37,16 +37,16 @@ fn main() -> anyhow::Result<()> {
         let (d, c, m) = (format!("{name} n={n}"), ms(cold), ms(median));
         let g = format!("{gflops:.1}");
         let line = t!("lab02-line", dev = d, cold = c, median = m, gflops = g);
-        println!("{line}");
+        gpulab::outln!("{line}");
         medians.push(median);
     }
     if let [cpu, gpu] = medians[..] {
         let ratio = format!("{:.1}", cpu / gpu);
-        println!("{}", t!("lab02-speedup", ratio = ratio));
+        gpulab::outln!("{}", t!("lab02-speedup", ratio = ratio));
     }
     // The roofline: does memory or arithmetic set this product's pace on the CPU?
     let cpu_gflops = 2.0 * (n as f64).powi(3) / medians[0] / 1e9;
-    println!("{}", gpulab::bench::roofline::explain_cpu(n, cpu_gflops));
+    gpulab::outln!("{}", gpulab::bench::roofline::explain_cpu(n, cpu_gflops));
     gpulab::labs::save_result(
         "lab02-matmul-bench",
         &serde_json::json!({ "n": n, "median_s": medians }),

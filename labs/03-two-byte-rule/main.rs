@@ -16,7 +16,7 @@ fn main() -> anyhow::Result<()> {
         .filter_map(|g| Some((g.name.clone(), g.memory_total?)))
         .collect();
     if gpus.is_empty() {
-        println!("{}\n", t!("lab03-no-gpu"));
+        gpulab::outln!("{}\n", t!("lab03-no-gpu"));
         for id in ["T4", "L4", "RTX-4090", "A100-80GB"] {
             let g = catalog.get(id)?;
             gpus.push((g.name.clone(), g.memory()));
@@ -28,7 +28,7 @@ fn main() -> anyhow::Result<()> {
     for (name, memory) in gpus {
         let rule = memory.0 / 2; // fp16: 2 bytes per parameter, weights only
         let train = max_params_textbook(&training, memory); // + grads + fp32 master and Adam states
-        println!(
+        gpulab::outln!(
             "{}",
             t!(
                 "lab03-line",
@@ -44,7 +44,7 @@ fn main() -> anyhow::Result<()> {
         params: 7_000_000_000,
         ..training
     });
-    println!(
+    gpulab::outln!(
         "\n{}",
         t!(
             "lab03-seven-b",

@@ -25,7 +25,7 @@ fn main() -> anyhow::Result<()> {
         device: DeviceSpec::Cpu,
     };
     let m = measure_step(&config)?;
-    println!(
+    gpulab::outln!(
         "{}\n",
         t!(
             "lab04-headline",
@@ -35,12 +35,12 @@ fn main() -> anyhow::Result<()> {
             phase = m.ledger.peak_phase.label()
         )
     );
-    print!(
+    gpulab::out!(
         "{}\n{}",
         export::phase_table(&m).to_text(),
         export::ledger_table(&m).to_text()
     );
-    println!(
+    gpulab::outln!(
         "\n{}",
         t!(
             "lab04-per-param",

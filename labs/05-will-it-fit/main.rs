@@ -12,14 +12,14 @@ fn main() -> anyhow::Result<()> {
         lessons.truncate(8);
     }
     let verdicts: Vec<_> = lessons.iter().map(|w| judge(w, &targets)).collect();
-    print!("{}", table(&verdicts).to_text());
+    gpulab::out!("{}", table(&verdicts).to_text());
     let first_not_on_t4 = verdicts.iter().find(|v| {
         v.cells
             .iter()
             .any(|c| c.target.starts_with("T4") && c.runnable && !c.fits)
     });
     if let Some(v) = first_not_on_t4 {
-        println!(
+        gpulab::outln!(
             "\n{}",
             t!("lab05-first-not-t4", id = v.id, needs = v.memory.total())
         );

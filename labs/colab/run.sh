@@ -11,7 +11,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-data/runs/colab}"
-say() { printf '\n== %s\n   %s\n' "$1" "$2" >&2; }
+# Each message in the chosen language (GPULAB_LANG), or both when none was chosen.
+say() {
+    case "${GPULAB_LANG:-}" in
+        ko) printf '\n== %s\n' "$1" >&2 ;;
+        en) printf '\n== %s\n' "$2" >&2 ;;
+        *) printf '\n== %s\n   %s\n' "$1" "$2" >&2 ;;
+    esac
+}
 
 # 1. Rust: kept in ~/.cargo, which lives as long as the Colab runtime.
 if ! command -v cargo >/dev/null 2>&1; then
@@ -52,15 +59,16 @@ else
         "No GPU (no nvidia-smi, or it lists none): building for the CPU. On Colab: Runtime > Change runtime type > T4 GPU"
 fi
 
-# 3. Build.
+# 3. Build. Cargo's progress is left on, so a 10-15 minute CUDA build shows that it moves.
 started=$(date +%s)
-cargo build --release --quiet "${features[@]}"
+say "빌드 중 (처음에는 오래 걸립니다)" "Building (slow the first time)"
+cargo build --release "${features[@]}"
 say "빌드 $(( $(date +%s) - started )) 초" "Build took $(( $(date +%s) - started )) s"
 
-# 4. Check (it never fails on a missing GPU: that is data) and the report.
-target/release/gpulab check
+# 4. Check (it never fails on a missing GPU: that is data) and the report, in the chosen language.
 lang=()
 if [ -n "${GPULAB_LANG:-}" ]; then lang=(--lang "$GPULAB_LANG"); fi
+target/release/gpulab check "${lang[@]}"
 name="gpulab-report-$(date -u +%Y%m%d-%H%M%S)-$(hostname | tr -c 'A-Za-z0-9.\n-' '-')"
 target/release/gpulab report --quiet --out "$out" --name "$name" "${lang[@]}" >/dev/null
 

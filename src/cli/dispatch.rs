@@ -100,7 +100,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let report = run_check(&options);
     if args.json {
-        sayln!(
+        emitln!(
             "{}",
             serde_json::to_string_pretty(&report).context(t!("check-json-failed"))?
         );
@@ -253,7 +253,7 @@ fn write_bench_files(
     ];
     for (path, text) in outputs {
         match path {
-            Some(p) if p == Path::new("-") && last => say!("{text}"),
+            Some(p) if p == Path::new("-") && last => emit!("{text}"),
             Some(p) if p == Path::new("-") => {}
             Some(p) => {
                 write_atomic(p, text.as_bytes(), true)?;
@@ -326,6 +326,13 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     if args.gpus == 0 || args.batch == 0 || shape.seq_len == Some(0) {
         bail!("{}", t!("counts-zero"));
     }
+    let no_model = args.params.is_none()
+        && args.arch.is_none()
+        && shape.layers.is_none()
+        && shape.d_model.or(args.hidden).is_none();
+    if let (true, Some(given), None) = (no_model, &args.memory, &args.gpu) {
+        return estimate_budget(args, given, precision, optimizer);
+    }
     let (params, model) = est::resolve(&ModelQuery {
         name_or_count: args.params.clone(),
         arch: args.arch.clone(),
@@ -384,7 +391,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         .map(|(cal, source)| est::measured_column(cal, source, &input, model.as_ref()))
         .collect();
     if args.json {
-        sayln!(
+        emitln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "model": model,
@@ -411,6 +418,41 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `estimate --memory 24GB` with no model: the lesson's exercise 3 in one command.
+fn estimate_budget(
+    args: &EstimateArgs,
+    given: &str,
+    precision: gpulab::plan::estimate::Precision,
+    optimizer: gpulab::memory::optim::OptimizerKind,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::plan::estimate as est;
+    let budget = est::parse_memory(given)?;
+    let torch = torch_variant(&args.torch, true)?;
+    let template = est::EstimateInput {
+        precision,
+        optimizer_states: optimizer.states_per_param(),
+        optimizer: Some(optimizer),
+        lora_rank: args.lora_rank,
+        lora_targets: torch.lora,
+        torch,
+        checkpointing: args.checkpointing,
+        on_gpu: true,
+        ..est::EstimateInput::mixed_precision_adam(1)
+    };
+    let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
+    let seq_len = args.shape.seq_len.map_or(512, |s| s as usize);
+    let answer = est::answer_budget(&template, budget, &calibrations, seq_len);
+    if args.json {
+        emitln!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        say!(
+            "{}",
+            est::render_budget(&answer, given, &precision.recipe())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     use gpulab::plan::fit;
     let catalog = gpulab::plan::gpus::Catalog::shipped();
@@ -432,7 +474,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     }
     let fit_report = fit::FitReport::judge_all(&selected, targets);
     if args.json {
-        sayln!("{}", serde_json::to_string_pretty(&fit_report)?);
+        emitln!("{}", serde_json::to_string_pretty(&fit_report)?);
         return Ok(ExitCode::SUCCESS);
     }
     if let (Some(w), Some(v)) = (selected.first(), fit_report.verdicts.first()) {
@@ -553,17 +595,11 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         args.force,
     )?;
     write_atomic(&md, text.as_bytes(), args.force)?;
-    say!("{text}");
-    eprintln!(
-        "\n{}",
-        t!(
-            "wrote-report",
-            md = md.display(),
-            json = json.display(),
-            bench = speed_path.display(),
-            memory = memory_path.display()
-        )
-    );
+    let written: Vec<String> = [&md, &json, &speed_path, &memory_path]
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    say!("{}", report::summary(&r, lang, &written));
     Ok(ExitCode::SUCCESS)
 }
 

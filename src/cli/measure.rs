@@ -181,7 +181,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         eprintln!("wrote {}", path.display());
     }
     match &args.json {
-        Some(p) if p == Path::new("-") => sayln!("{}", serde_json::to_string_pretty(&report)?),
+        Some(p) if p == Path::new("-") => emitln!("{}", serde_json::to_string_pretty(&report)?),
         Some(p) => {
             write_atomic(
                 p,
@@ -493,7 +493,7 @@ fn measure_torch_shapes(
         }
     }
     match &args.json {
-        Some(p) if p == Path::new("-") => sayln!("{}", serde_json::to_string_pretty(&rows)?),
+        Some(p) if p == Path::new("-") => emitln!("{}", serde_json::to_string_pretty(&rows)?),
         Some(p) => {
             claim_outputs(&[&args.json], args.force)?;
             write_atomic(

@@ -684,7 +684,68 @@ pub fn measured_column(
 }
 
 mod render;
-pub use render::{against_budget, render};
+pub use render::{against_budget, render, render_budget};
 
 #[cfg(test)]
 mod tests;
+
+/// How a bare memory budget is answered (`estimate --memory 24GB`, the lesson's exercise 3):
+/// the 2-byte rule's count, the textbook's count for training, and the largest preset whose
+/// measured step fits.
+#[derive(Debug, Clone, Serialize)]
+pub struct BudgetAnswer {
+    /// The budget as given.
+    pub budget: Bytes,
+    /// Parameters by the 2-byte rule (weights only, 16-bit).
+    pub rule_params: u64,
+    /// Parameters by the textbook for training with `input`'s recipe (no activations).
+    pub textbook_params: u64,
+    /// The largest preset whose measured PyTorch step fits, with its peak; None when none does.
+    pub measured: Option<(String, Bytes)>,
+    /// Sequence length the measured presets were judged at (batch 1).
+    pub seq_len: usize,
+}
+
+/// Answers a bare budget for training with `template`'s recipe: the presets are judged at
+/// batch 1 and `seq_len`, by the first calibration that covers them.
+pub fn answer_budget(
+    template: &EstimateInput,
+    budget: Bytes,
+    calibrations: &[(crate::memory::calibration::Calibration, String)],
+    seq_len: usize,
+) -> BudgetAnswer {
+    let mut measured: Option<(String, Bytes)> = None;
+    for name in crate::memory::models::PRESETS {
+        let Some(mut m) = crate::memory::models::preset(name) else {
+            continue;
+        };
+        m.seq_len = seq_len;
+        let mut input = template.clone();
+        input.params = m.param_count();
+        input.shape = Some(TransformerShape::of(&m));
+        input.batch = 1;
+        let total = calibrations
+            .iter()
+            .filter(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)
+            .find_map(|(cal, source)| measured_column(cal, source, &input, Some(&m)).total);
+        if let Some(total) = total {
+            let bigger = measured
+                .as_ref()
+                .map(|(n, _)| {
+                    crate::memory::models::preset(n)
+                        .is_none_or(|p| p.param_count() < input.params)
+                })
+                .unwrap_or(true);
+            if total <= budget && bigger {
+                measured = Some((name.to_string(), total));
+            }
+        }
+    }
+    BudgetAnswer {
+        budget,
+        rule_params: budget.0 / 2,
+        textbook_params: max_params_textbook(template, budget),
+        measured,
+        seq_len,
+    }
+}

@@ -113,16 +113,17 @@ fn or_unknown<T: std::fmt::Display>(value: &Option<T>) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The label column of the summary: 11 terminal columns, whatever the language.
+/// The label column of the summary: 12 terminal columns, whatever the language. Two spaces
+/// follow the widest label, so a wrapped line finds its column (src/output.rs).
 fn label(id: &str) -> String {
-    crate::table::pad(&crate::i18n::text(crate::i18n::current(), id, &[]), 11)
+    crate::table::pad(&crate::i18n::text(crate::i18n::current(), id, &[]), 12)
 }
 
 /// The one-screen terminal summary, in the chosen language.
 pub fn render_text(report: &CheckReport) -> String {
     let mut out = String::new();
     let h = &report.host;
-    let blank = " ".repeat(11);
+    let blank = " ".repeat(12);
     let mut place = Vec::new();
     if h.environment.colab {
         place.push("Google Colab".to_string());
@@ -232,7 +233,7 @@ pub fn render_text(report: &CheckReport) -> String {
     let _ = writeln!(out, "{}{line}", label("check-framework"));
 
     if let Some(t) = &report.torch {
-        let _ = writeln!(out, "{}{}", crate::table::pad("PyTorch", 11), t.summary());
+        let _ = writeln!(out, "{}{}", crate::table::pad("PyTorch", 12), t.summary());
         if let Some(f) = t.facts() {
             for d in &f.devices {
                 let _ = writeln!(
@@ -328,7 +329,7 @@ mod tests {
         assert!(text.contains("nvidia-smi is not installed"), "{text}");
         assert!(text.contains("Verdict"));
         assert!(
-            text.contains("PyTorch    no python at /nonexistent/python3"),
+            text.contains("PyTorch     no python at /nonexistent/python3"),
             "{text}"
         );
     }

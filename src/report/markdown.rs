@@ -250,3 +250,71 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
     );
     out
 }
+
+/// What `report` prints on the terminal: the verdict, the timings, how many lessons run here,
+/// the next step and where the files are; the full report stays in the Markdown file.
+pub fn summary(r: &EnvironmentReport, lang: Lang, written: &[String]) -> String {
+    crate::i18n::scoped(lang, || {
+        let w = |id: &str| crate::i18n::text(lang, id, &[]);
+        let f = &r.fields;
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", w("rep-title"));
+        let _ = writeln!(out, "  {}: {}", w("rep-date"), f.date);
+        let _ = writeln!(
+            out,
+            "  {}: {}",
+            w("rep-local-gpu"),
+            f.local_gpu.clone().unwrap_or_else(|| w("rep-no"))
+        );
+        let _ = writeln!(out, "  {}: {}", w("rep-framework"), f.framework_cuda);
+        if let Some(size) = &f.bench_size {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                w("rep-size"),
+                tl!(lang, "rep-size-value", n = size)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  {}: {}",
+            w("rep-cpu-time"),
+            secs(f.cpu_time_s).unwrap_or_else(|| "—".into())
+        );
+        if let Some(gpu) = secs(f.gpu_time_s) {
+            let _ = writeln!(out, "  {}: {gpu}", w("rep-gpu-time"));
+        }
+        if let Some((m, lo, hi)) = f.speedup {
+            let _ = writeln!(out, "  {}: {m:.1}× ({lo:.1}×…{hi:.1}×)", w("rep-speedup"));
+        }
+        let _ = writeln!(
+            out,
+            "  {}",
+            tl!(
+                lang,
+                "rep-summary-lessons",
+                here = f.runs_here.len(),
+                elsewhere = f.needs_elsewhere.len()
+            )
+        );
+        let ready = matches!(
+            r.check.diagnosis.overall,
+            Readiness::Ready | Readiness::Limited
+        );
+        let _ = writeln!(out, "\n{}", w("rep-next"));
+        let next = if ready {
+            w("rep-next-gpu")
+        } else {
+            w("rep-next-no-gpu")
+        };
+        let _ = writeln!(out, "  {next}");
+        if !r.check.diagnosis.fix.is_empty() {
+            let _ = writeln!(out, "  {}", r.check.diagnosis.fix);
+        }
+        let _ = writeln!(out, "\n{}", w("rep-summary-files"));
+        for path in written {
+            let _ = writeln!(out, "  {path}");
+        }
+        out
+    })
+}

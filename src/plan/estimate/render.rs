@@ -69,16 +69,12 @@ pub fn against_budget(
 pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> String {
     use crate::table::Table;
     let i = &e.input;
-    let textbook_head = t!("est-col-textbook", recipe = i.precision.recipe());
+    // Short headers keep the table within 80 columns; the recipe is said once in the headline,
+    // and a column whose recipe differs from it gets a legend line beneath the table.
+    let textbook_head = t!("est-col-textbook");
     let heads: Vec<String> = measured
         .iter()
-        .map(|c| {
-            t!(
-                "est-col-measured",
-                framework = c.framework.name(),
-                recipe = c.recipe
-            )
-        })
+        .map(|c| t!("est-col-measured", framework = c.framework.name()))
         .collect();
     let rule_head = t!("col-two-byte");
     let mut header = vec!["", rule_head.as_str(), textbook_head.as_str()];
@@ -178,6 +174,11 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
         }
     ) + "\n\n";
     out.push_str(&t.to_text());
+    for (head, c) in heads.iter().zip(measured) {
+        if c.recipe != i.precision.recipe() {
+            out.push_str(&(t!("est-col-recipe", column = head.as_str(), recipe = c.recipe.as_str()) + "\n"));
+        }
+    }
     if i.shape.is_none() {
         out.push_str(&(t!("est-needs-shape") + "\n"));
     }
@@ -208,5 +209,39 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
         out.push_str(n);
         out.push('\n');
     }
+    if i.mode == Mode::Train && !measured.is_empty() {
+        out.push_str(&(t!("est-which-to-trust") + "\n"));
+    }
     out
+}
+
+/// A bare budget's answer (`estimate --memory 24GB`): the units said once, then the rule's,
+/// the textbook's and the measured count, each with what it counts.
+pub fn render_budget(a: &super::BudgetAnswer, given: &str, recipe: &str) -> String {
+    let billions = |n: u64| format!("{:.2}", n as f64 / 1e9);
+    let mut out = vec![
+        t!(
+            "est-budget-units",
+            given = given,
+            gb = format!("{:.1}", a.budget.0 as f64 / 1e9),
+            gib = format!("{:.1}", a.budget.gib())
+        ),
+        t!("est-budget-rule", params = billions(a.rule_params)),
+        t!(
+            "est-budget-textbook",
+            recipe = recipe,
+            params = billions(a.textbook_params)
+        ),
+    ];
+    out.push(match &a.measured {
+        Some((name, peak)) => t!(
+            "est-budget-measured",
+            name = name.as_str(),
+            peak = peak.to_string(),
+            seq = a.seq_len
+        ),
+        None => t!("est-budget-measured-none", seq = a.seq_len),
+    });
+    out.push(t!("est-budget-next", given = given));
+    out.join("\n") + "\n"
 }
