@@ -77,9 +77,11 @@ fn wrap_hanging(line: &str, max: usize, hang: usize) -> Vec<String> {
     let mut current = String::new();
     let mut current_width = 0usize;
     // Leading indent stays with the first word.
+    // An indent wider than half the line cannot be kept: the text starts at the half.
     let lead = line.len() - line.trim_start_matches(' ').len();
-    current.push_str(&line[..lead]);
-    current_width += lead;
+    let kept = lead.min(max / 2);
+    current.push_str(&line[..kept]);
+    current_width += kept;
     let mut first_word = true;
     for word in line[lead..].split(' ') {
         let w = width(word);
@@ -103,9 +105,17 @@ fn wrap_hanging(line: &str, max: usize, hang: usize) -> Vec<String> {
         for ch in word.chars() {
             let cw = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
             if current_width + cw > max && !current.trim().is_empty() {
+                // A path or an id breaks after its last '/' or '-' on the line, else anywhere.
+                let start = current.len() - current.trim_start_matches(' ').len();
+                let tail = current[start..]
+                    .rfind(['/', '-'])
+                    .map(|i| start + i + 1)
+                    .filter(|&i| i < current.len() && 2 * width(&current[i..]) <= max - hang)
+                    .map(|i| current.split_off(i))
+                    .unwrap_or_default();
                 out.push(current.trim_end().to_string());
-                current = " ".repeat(hang);
-                current_width = hang;
+                current = " ".repeat(hang) + &tail;
+                current_width = hang + width(&tail);
             }
             current.push(ch);
             current_width += cw;
@@ -213,7 +223,10 @@ mod tests {
             assert!(width(l) <= 40, "{l:?}");
         }
         for l in &lines[1..] {
-            assert!(l.starts_with("              ") && !l.starts_with("               "), "{l:?}");
+            assert!(
+                l.starts_with("              ") && !l.starts_with("               "),
+                "{l:?}"
+            );
         }
         let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
         assert_eq!(words, line.split_whitespace().collect::<Vec<_>>());
@@ -225,6 +238,8 @@ mod tests {
         for l in wrap_line(korean, 30) {
             assert!(width(&l) <= 30, "{l:?}");
         }
+        let deep = format!("{}(", " ".repeat(81));
+        assert!(wrap_line(&deep, 80).iter().all(|l| width(l) <= 80));
         let path = format!("  {}", "x".repeat(95));
         let lines = wrap_line(&path, 40);
         assert!(lines.iter().all(|l| width(l) <= 40));

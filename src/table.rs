@@ -134,8 +134,8 @@ impl Table {
     }
 
     /// Column widths within `max`: natural widths when they fit; else each column keeps at
-    /// least its longest word (up to 14 columns) and the rest of the room goes to the columns
-    /// that lose most, in proportion.
+    /// least its longest word (up to 14 columns, fewer on a narrow terminal) and the rest of the
+    /// room goes to the columns that lose most, in proportion.
     fn fitted_widths(&self, max: usize) -> Vec<usize> {
         let natural = self.widths();
         let seps = 2 * natural.len().saturating_sub(1);
@@ -151,11 +151,21 @@ impl Table {
                 .max()
                 .unwrap_or(1)
         };
-        let floor: Vec<usize> = natural
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| n.min(longest_word(i).clamp(4, 14)))
-            .collect();
+        // Each column keeps its longest word when it can; on a narrow terminal the cap on that
+        // floor comes down until the table fits (a long word is then cut inside its cell).
+        let words: Vec<usize> = (0..natural.len()).map(longest_word).collect();
+        let floor_at = |cap: usize| -> Vec<usize> {
+            natural
+                .iter()
+                .zip(&words)
+                .map(|(&n, &w)| n.min(w.clamp(3, cap)))
+                .collect()
+        };
+        let floor = [14, 12, 10, 8, 6, 5, 4, 3]
+            .into_iter()
+            .map(floor_at)
+            .find(|f| f.iter().sum::<usize>() + seps <= max)
+            .unwrap_or_else(|| floor_at(3));
         let room = max.saturating_sub(seps + floor.iter().sum::<usize>());
         let want: usize = natural.iter().zip(&floor).map(|(n, f)| n - f).sum();
         let mut widths: Vec<usize> = natural

@@ -15,7 +15,10 @@ fn main() -> anyhow::Result<()> {
     // The whole report goes to a file (open it in an editor); the terminal gets its summary.
     let markdown = std::path::PathBuf::from(gpulab::labs::RUNS_DIR).join("lab06-report.md");
     gpulab::files::write_atomic(&markdown, to_markdown(&report, lang, &[]).as_bytes(), true)?;
-    gpulab::out!("{}", summary(&report, lang, &[markdown.display().to_string()]));
+    gpulab::out!(
+        "{}",
+        summary(&report, lang, &[markdown.display().to_string()])
+    );
     // Exercise 2: compare with a report from another machine (Colab!). Until you have one, the
     // kit's recorded CPU report stands in, and the output says so.
     let other = gpulab::report::load(std::path::Path::new(concat!(

@@ -732,8 +732,7 @@ pub fn answer_budget(
             let bigger = measured
                 .as_ref()
                 .map(|(n, _)| {
-                    crate::memory::models::preset(n)
-                        .is_none_or(|p| p.param_count() < input.params)
+                    crate::memory::models::preset(n).is_none_or(|p| p.param_count() < input.params)
                 })
                 .unwrap_or(true);
             if total <= budget && bigger {

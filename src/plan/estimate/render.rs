@@ -176,7 +176,13 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
     out.push_str(&t.to_text());
     for (head, c) in heads.iter().zip(measured) {
         if c.recipe != i.precision.recipe() {
-            out.push_str(&(t!("est-col-recipe", column = head.as_str(), recipe = c.recipe.as_str()) + "\n"));
+            out.push_str(
+                &(t!(
+                    "est-col-recipe",
+                    column = head.as_str(),
+                    recipe = c.recipe.as_str()
+                ) + "\n"),
+            );
         }
     }
     if i.shape.is_none() {
