@@ -353,10 +353,27 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     } else if args.lora_rank == Some(0) {
         bail!("{}", t!("lora-rank-zero"));
     }
+    let mut target_cc = None;
+    let mut notes = Vec::new();
     let budget = match (&args.gpu, &args.memory) {
         (Some(_), Some(_)) => bail!("{}", t!("gpu-or-memory")),
         (Some(g), None) => {
             let spec = gpulab::plan::gpus::Catalog::shipped().get(g)?.clone();
+            let cap = gpulab::probe::nvidia_smi::ComputeCap::parse(&spec.compute_cap);
+            target_cc = cap.map(|c| (c.major, c.minor));
+            // bf16 needs compute capability 8.0: a T4 or V100 emulates it, slowly.
+            if cap.is_some_and(|c| !c.supports_bf16())
+                && matches!(
+                    precision,
+                    Precision::Bf16 | Precision::Mixed | Precision::Nf4
+                )
+            {
+                notes.push(t!(
+                    "est-no-bf16",
+                    gpu = spec.id.as_str(),
+                    cap = spec.compute_cap.as_str()
+                ));
+            }
             Some((spec.memory(), format!("{} ({})", spec.id, spec.memory())))
         }
         (None, Some(m)) => {
@@ -383,6 +400,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         gpus: args.gpus,
         zero_stage: args.zero,
         on_gpu,
+        target_cc,
     };
     let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
     let result = est::estimate(&input);
@@ -404,7 +422,6 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     if let Some(m) = &model {
         sayln!("{}", m.describe());
     }
-    let mut notes = Vec::new();
     if args.zero > 0 && args.gpus == 1 {
         notes.push(t!("zero-one-gpu", stage = args.zero));
     }

@@ -726,8 +726,22 @@ impl StepModel {
 
     /// Predicts a step of `m` (its family must be the model's).
     pub fn predict(&self, m: &ModelConfig) -> Prediction {
-        let t = terms(m);
-        let counted = self.storage().counted(m, self.per_param);
+        self.predict_with(m, AttentionPath::AsMeasured)
+    }
+
+    /// Predicts a step of `m` whose attention runs on `path`. A fused kernel writes no s×s
+    /// tensor (scores, softmax, dropout mask): the b·h·s² terms drop out, and each layer keeps
+    /// its f32 log-sum-exp (b·h·s) for backward instead.
+    pub fn predict_with(&self, m: &ModelConfig, path: AttentionPath) -> Prediction {
+        let mut t = terms(m);
+        let mut kept = 0.0;
+        if path == AttentionPath::Fused && matches!(m.family, Family::Gpt | Family::Llama) {
+            for name in ["b·h·s²", "L·b·h·s²"] {
+                t.insert(name, 0.0);
+            }
+            kept = 4.0 * (m.layers * m.batch * m.heads * m.seq_len) as f64;
+        }
+        let counted = self.storage().counted(m, self.per_param) + kept;
         let forward = counted + self.forward.eval(&t);
         let backward = match self.counting() {
             BackwardCounting::Forward => {
@@ -767,6 +781,16 @@ impl StepModel {
             },
         }
     }
+}
+
+/// Where a step's attention runs: as in the measured step, or in a fused kernel (PyTorch's
+/// flash and memory-efficient SDPA on CUDA) that never writes the s×s scores out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttentionPath {
+    /// The tensors the calibration's step held.
+    AsMeasured,
+    /// Flash or memory-efficient attention: output and log-sum-exp kept, no b·h·s² tensor.
+    Fused,
 }
 
 /// How a step stores its weights: what `per_param[0]` of [`StepModel::per_param`] is per.

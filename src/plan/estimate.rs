@@ -299,6 +299,10 @@ pub struct EstimateInput {
     pub zero_stage: u8,
     /// Count the CUDA context (on a GPU).
     pub on_gpu: bool,
+    /// The target GPU's compute capability (major, minor), when one is named: it decides which
+    /// attention kernel runs and whether bf16 is native.
+    #[serde(default)]
+    pub target_cc: Option<(u32, u32)>,
 }
 
 impl EstimateInput {
@@ -320,6 +324,7 @@ impl EstimateInput {
             gpus: 1,
             zero_stage: 0,
             on_gpu: true,
+            target_cc: None,
         }
     }
 }
@@ -634,9 +639,17 @@ pub fn measured_column(
         variant = quantized;
     }
     let nf4 = nf4 && !measured_4bit;
+    // On a CUDA target, PyTorch's SDPA dispatches to a fused kernel unless the GPU cannot run
+    // one for this dtype (data/docs/memory.md, "Attention on CUDA").
+    let path =
+        if torch && input.on_gpu && variant.attention == crate::memory::torch::Attention::Sdpa {
+            cuda_attention_path(input.target_cc, dtype, autocast.is_some())
+        } else {
+            crate::memory::empirical::AttentionPath::AsMeasured
+        };
     match cal.model_for(&model, dtype, optimizer, torch.then_some(&variant)) {
         Some(m) => {
-            let mut p = m.predict(&model);
+            let mut p = m.predict_with(&model, path);
             if nf4 {
                 let saved = ((m.per_param[0] * model.block_linear_params() as f64) as u64)
                     .saturating_sub(model.nf4_bytes());
@@ -655,6 +668,18 @@ pub fn measured_column(
                 let mut said = variant.describe(optimizer);
                 if nf4 {
                     said = format!("{said}; {}", t!("assumes-nf4"));
+                }
+                if input.on_gpu {
+                    said = format!(
+                        "{said}; {}",
+                        match path {
+                            crate::memory::empirical::AttentionPath::Fused =>
+                                t!("assumes-cuda-fused"),
+                            crate::memory::empirical::AttentionPath::AsMeasured => {
+                                t!("assumes-cuda-math")
+                            }
+                        }
+                    );
                 }
                 column.assumes = Some(said);
             }
@@ -681,6 +706,24 @@ pub fn measured_column(
         }
     }
     column
+}
+
+/// The attention kernel PyTorch's SDPA picks on a CUDA GPU of compute capability `cc` (None:
+/// a GPU not named) for a step in `dtype`: flash (16-bit, 8.0 and later) or memory-efficient
+/// (f32 and f16 from 5.0, bf16 from 8.0) are both fused; bf16 before 8.0 falls back to the
+/// math kernel, which writes the scores out as the CPU's does.
+pub fn cuda_attention_path(
+    cc: Option<(u32, u32)>,
+    dtype: candle_core::DType,
+    autocast: bool,
+) -> crate::memory::empirical::AttentionPath {
+    use crate::memory::empirical::AttentionPath;
+    // Autocast runs attention in bf16 (the calibration's autocast dtype).
+    let bf16 = autocast || dtype == candle_core::DType::BF16;
+    match cc {
+        Some((major, _)) if bf16 && major < 8 => AttentionPath::AsMeasured,
+        _ => AttentionPath::Fused,
+    }
 }
 
 mod render;

@@ -575,8 +575,13 @@ fn measured_recipe(w: &Workload, name: &str) -> Option<(Bytes, String)> {
         .into_iter()
         .find(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)?;
     let fitted = cal.model_for(&model, dtype, optimizer, Some(&variant))?;
+    // The recipes train on GPUs, where SDPA runs a fused kernel (src/plan/estimate.rs,
+    // `cuda_attention_path`).
+    let path = crate::memory::empirical::AttentionPath::Fused;
     Some((
-        fitted.predict(&model).activations_and_temporaries(),
+        fitted
+            .predict_with(&model, path)
+            .activations_and_temporaries(),
         t!(
             "act-measured-recipe",
             file = file,

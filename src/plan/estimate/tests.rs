@@ -4,6 +4,7 @@ use super::*;
 fn input(params: u64) -> EstimateInput {
     EstimateInput {
         on_gpu: false,
+        target_cc: None,
         ..EstimateInput::mixed_precision_adam(params)
     }
 }
