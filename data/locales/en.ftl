@@ -612,7 +612,7 @@ mv-kv-heads = kv-heads ({ $kv }) must divide heads ({ $heads }): each key/value 
 mv-gpt-gqa = GPT-2-style attention has as many key/value heads as query heads; grouped-query attention is --arch llama
 mv-positions = the learned position table has { $rows } rows, so a sequence of { $tokens } tokens does not fit it: shorten the sequence
 mv-ffn = the FFN width must be at least 1
-mv-llama-tied = the Llama-style model has an untied head
+mv-llama-tied = gpulab's own Llama-style model has an untied head: a tied Llama (Llama-3.2) is estimated, and measured in PyTorch (--pytorch), not in Candle
 mv-rotary = rotary positions need an even head width; d_model / heads = { $width }
 mv-image = image size must be a multiple of 4 (two 2×2 poolings), got { $size }
 mv-cnn = CNN channels and classes must be at least 1

@@ -612,7 +612,7 @@ mv-kv-heads = kv-heads({ $kv })는 heads({ $heads })를 나누어떨어지게 �
 mv-gpt-gqa = GPT-2식 어텐션은 key/value 헤드 수가 query 헤드 수와 같습니다. grouped-query attention은 --arch llama입니다
 mv-positions = 학습된 위치 표에는 { $rows }행만 있어서 토큰 { $tokens }개짜리 시퀀스는 들어가지 않습니다: 시퀀스를 줄이세요
 mv-ffn = FFN 너비는 1 이상이어야 합니다
-mv-llama-tied = Llama식 모델의 출력 헤드는 묶이지(tied) 않습니다
+mv-llama-tied = gpulab의 Llama식 모델은 헤드가 묶여 있지 않습니다: 묶인 Llama(Llama-3.2)는 추정하거나 PyTorch(--pytorch)로 재세요. Candle로는 잴 수 없습니다
 mv-rotary = rotary 위치에는 짝수인 헤드 너비가 필요합니다. d_model / heads = { $width }
 mv-image = 이미지 크기는 4의 배수여야 합니다 (2×2 풀링 두 번). 받은 값: { $size }
 mv-cnn = CNN 채널과 클래스 수는 1 이상이어야 합니다

@@ -345,6 +345,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         seq_len: shape.seq_len,
         batch: args.batch,
         untied: shape.untied,
+        tied: shape.tied,
     })?;
     if let (Some(r), Some(m)) = (args.lora_rank, &model) {
         if r == 0 || r > m.d_model as u64 {

@@ -263,7 +263,7 @@ impl CheckpointBase {
         // The head's gradient comes first (with LoRA the head is frozen); the input
         // embedding's last, unless it is the head's (GPT-2's tied head).
         let head = if lora { 0.0 } else { grad * vd };
-        let embedding = if lora || (m.family == Family::Gpt && m.tied) {
+        let embedding = if lora || m.tied {
             0.0
         } else {
             grad * vd

@@ -245,9 +245,6 @@ impl ModelConfig {
                 if self.ffn == Some(0) {
                     return bad(t!("mv-ffn"));
                 }
-                if self.family == Family::Llama && self.tied {
-                    return bad(t!("mv-llama-tied"));
-                }
                 if self.family == Family::Llama && !(self.d_model / self.heads).is_multiple_of(2) {
                     return bad(t!("mv-rotary", width = self.d_model / self.heads));
                 }
@@ -345,7 +342,8 @@ impl ModelConfig {
                     u(self.ffn_width()),
                 );
                 let kv_width = u(self.kv_head_count()) * d / u(self.heads);
-                v * d + l * (2 * d * d + 2 * d * kv_width + 3 * d * f + 2 * d) + d + d * v
+                let head = if self.tied { 0 } else { d * v };
+                v * d + l * (2 * d * d + 2 * d * kv_width + 3 * d * f + 2 * d) + d + head
             }
             Family::Cnn => {
                 let (c1, c2) = (u(self.channels[0]), u(self.channels[1]));
@@ -528,6 +526,11 @@ impl Model {
     /// Builds the model's parameters through `vb` (a VarMap-backed builder, so they are Vars).
     pub fn build(config: &ModelConfig, vb: VarBuilder) -> Result<Model> {
         config.validate()?;
+        // A tied Llama (Llama-3.2 1B/3B) is a shape estimate and PyTorch count; gpulab's own
+        // Llama has an untied head.
+        if config.family == Family::Llama && config.tied {
+            return Err(crate::error::Error::Invalid(t!("mv-llama-tied")));
+        }
         Ok(match config.family {
             Family::Mlp => {
                 let mut widths = vec![config.mlp_input];

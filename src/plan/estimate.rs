@@ -119,6 +119,8 @@ pub struct ModelQuery {
     pub batch: u64,
     /// GPT: an untied head (GPT-2 ties it).
     pub untied: bool,
+    /// Llama: a head tied to the token embedding (Llama-3.2 ties it).
+    pub tied: bool,
 }
 
 /// The model a course lesson trains, when `data/lessons.toml` gives its whole transformer shape
@@ -194,7 +196,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
                 heads: heads as usize,
                 vocab: q.vocab.unwrap_or(50257) as usize,
                 seq_len: q.seq_len.unwrap_or(2048) as usize,
-                tied: family == Family::Gpt && !q.untied,
+                tied: (family == Family::Gpt && !q.untied) || (family == Family::Llama && q.tied),
                 ..ModelConfig::default_for(family)
             })
         }
@@ -221,6 +223,9 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
             }
             if q.untied {
                 m.tied = false;
+            }
+            if q.tied {
+                m.tied = true;
             }
         }
         if let Some(k) = q.kv_heads {
@@ -572,6 +577,9 @@ pub fn measured_column(
         // Candle's step trains every parameter and keeps every activation.
         _ if !torch && input.lora_rank.is_some() => Some(t!("nm-lora")),
         _ if !torch && input.checkpointing => Some(t!("nm-checkpointing")),
+        (_, Some(m)) if !torch && m.family == crate::memory::models::Family::Llama && m.tied => {
+            Some(t!("mv-llama-tied"))
+        }
         _ if input.gpus > 1 || input.zero_stage > 0 => Some(t!("nm-multi-gpu")),
         _ => None,
     };

@@ -13,6 +13,7 @@ pub const PRESETS: &[&str] = &[
     "llama-2-13b",
     "llama-3-8b",
     "llama-3.2-1b",
+    "llama-3.2-3b",
 ];
 
 /// The shape of a named model (see [`PRESETS`]), at batch 1 and its full context; `None` for
@@ -59,9 +60,15 @@ pub fn preset(name: &str) -> Option<ModelConfig> {
         "llama-2-7b" => llama(32000, 4096, 32, 32, 32, 11008, 4096),
         "llama-2-13b" => llama(32000, 5120, 40, 40, 40, 13824, 4096),
         "llama-3-8b" | "llama-3.1-8b" => llama(128256, 4096, 32, 32, 8, 14336, 8192),
-        // Llama 3.2 1B ties its head to the embedding; counted here untied (our Llama's head
-        // is untied), so its count is the published 1.24 B plus the 262 M of a second table.
-        "llama-3.2-1b" => llama(128256, 2048, 16, 32, 8, 8192, 8192),
+        // Llama 3.2 1B and 3B tie their head to the token embedding (tie_word_embeddings).
+        "llama-3.2-1b" => ModelConfig {
+            tied: true,
+            ..llama(128256, 2048, 16, 32, 8, 8192, 8192)
+        },
+        "llama-3.2-3b" => ModelConfig {
+            tied: true,
+            ..llama(128256, 3072, 28, 24, 8, 8192, 8192)
+        },
         _ => return None,
     })
 }

@@ -51,6 +51,9 @@ fn presets_have_their_published_parameter_counts() {
         ("llama-2-7b", 6_738_415_616),
         ("llama-2-13b", 13_015_864_320),
         ("llama-3-8b", 8_030_261_248),
+        // Meta's Llama 3.2 model cards (safetensors metadata): tied heads, counted once.
+        ("llama-3.2-1b", 1_235_814_400),
+        ("llama-3.2-3b", 3_212_749_824),
     ] {
         let m = preset(name).unwrap();
         m.validate().unwrap();
