@@ -263,11 +263,7 @@ impl CheckpointBase {
         // The head's gradient comes first (with LoRA the head is frozen); the input
         // embedding's last, unless it is the head's (GPT-2's tied head).
         let head = if lora { 0.0 } else { grad * vd };
-        let embedding = if lora || m.tied {
-            0.0
-        } else {
-            grad * vd
-        };
+        let embedding = if lora || m.tied { 0.0 } else { grad * vd };
         let grads = grad * trained;
         let l = m.layers.max(1) as f64;
         let inputs = input_bytes * (l - 1.0) * (m.batch * m.seq_len * m.d_model) as f64;
