@@ -44,17 +44,31 @@ impl Lab {
 
     /// The hints and the answers to the README's questions, in the learner's language.
     pub fn hints(&self, korean: bool) -> String {
+        self.hints_then(korean, true)
+    }
+
+    /// The hints; the answers only when asked (`hint N --answers`), so a learner can try first.
+    pub fn hints_then(&self, korean: bool, answers_too: bool) -> String {
         let (hint, answers, lang) = if korean {
             (&self.hint_ko, &self.answers_ko, crate::i18n::Lang::Ko)
         } else {
             (&self.hint, &self.answers, crate::i18n::Lang::En)
         };
+        if !answers_too {
+            let later = tl!(lang, "labs-answers-later", id = self.id.as_str());
+            return format!("{}\n\n{later}\n", hint.trim());
+        }
         let heading = tl!(lang, "labs-answers");
         let mut out = format!("{}\n\n{heading}:\n", hint.trim());
         for (i, a) in answers.iter().enumerate() {
             out.push_str(&format!("{}. {a}\n", i + 1));
         }
         out
+    }
+
+    /// Every lab's result is saved (`lab next` has nothing left to run).
+    pub fn all_done(manifest: &Manifest, runs: &Path) -> bool {
+        manifest.labs.iter().all(|l| l.is_done(runs))
     }
 
     /// Cargo example name: "lab01-gpu-check" (a letter first, as Cargo wants).
@@ -226,20 +240,28 @@ impl LabArgs {
             fast: std::env::var_os("GPULAB_LAB_FAST").is_some(),
             korean: false,
         };
-        for arg in args {
+        let mut asked = None;
+        let args: Vec<String> = args.into_iter().collect();
+        for (i, arg) in args.iter().enumerate() {
             match arg.as_str() {
                 "--fast" => parsed.fast = true,
-                "--ko" => parsed.korean = true,
-                _ => {}
+                "--ko" => asked = Some(crate::i18n::Lang::Ko),
+                "--en" => asked = Some(crate::i18n::Lang::En),
+                // The same spelling as every gpulab command: `--lang ko`, `--lang=en`.
+                "--lang" => asked = args.get(i + 1).and_then(|l| crate::i18n::Lang::parse(l).ok()),
+                other => {
+                    if let Some(l) = other.strip_prefix("--lang=") {
+                        asked = crate::i18n::Lang::parse(l).ok();
+                    }
+                }
             }
         }
         // `gpulab lab` passes --ko for a Korean learner; a lab run by hand speaks the locale's
-        // language. Everything the lab prints through the library follows.
-        if parsed.korean {
-            crate::i18n::set(crate::i18n::Lang::Ko);
-        } else {
-            parsed.korean = crate::i18n::current() == crate::i18n::Lang::Ko;
+        // language unless asked. Everything the lab prints through the library follows.
+        if let Some(lang) = asked {
+            crate::i18n::set(lang);
         }
+        parsed.korean = asked.unwrap_or_else(crate::i18n::current) == crate::i18n::Lang::Ko;
         parsed
     }
 }

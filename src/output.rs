@@ -1,9 +1,11 @@
 //! The terminal's side of output: the one progress-bar factory (stderr, hidden with `--quiet` or
-//! when stderr is not a terminal). Files are [`crate::files`]'.
+//! when stderr is not a terminal), and stdout fitted to the terminal's width. Files are
+//! [`crate::files`]'.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A progress bar over `len` steps with an ETA, drawn on stderr; hidden when `quiet`
+/// A progress bar over `len` units of work on stderr, shown as a percentage and the time
+/// elapsed. No ETA: one from uneven work grows while the bar stands. Hidden when `quiet`
 /// (indicatif also draws nothing when stderr is not a terminal).
 pub fn progress(len: u64, quiet: bool) -> ProgressBar {
     if quiet {
@@ -11,7 +13,7 @@ pub fn progress(len: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
-        // The template is the catalogue's: "ETA" in English, "남은 시간" in Korean.
+        // The template is the catalogue's, so a language can order its parts.
         ProgressStyle::with_template(&crate::t!("progress-template"))
             .expect("template is valid")
             .progress_chars("=> "),

@@ -641,6 +641,8 @@ gpu-unknown = unknown GPU { $given }; did you mean { $guess }? (all: { $all })
 
 ## Labs (src/labs.rs, labs/*/main.rs)
 labs-all-done = every lab is done; run any again with `gpulab lab <id>`
+labs-answers-later = Try the questions first; the answers: gpulab hint { $id } --answers
+labs-finished = All six labs are done: your machine is checked, measured and reported. Next: the course's GPU lessons on Colab (labs/colab/gpulab.ipynb), `gpulab fit` for every lesson, or `gpulab lab <id>` to run one again.
 labs-unknown = no lab { $given }: use an id 01-{ $last }, a slug ({ $slugs }), or next
 labs-progress = Progress
 labs-gpu-optional = {" "} (GPU part optional on a CPU)
@@ -694,7 +696,7 @@ plot-states-axis = optimizer states per parameter (0 SGD, 1 momentum, 2 AdamW)
 plot-bytes-axis = bytes / parameter
 cpu-unknown = unknown CPU
 cuda-no-pool = this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead
-progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} (ETA {"{"}eta{"}"}) {"{"}msg{"}"}
+progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}percent{"}"}% {"{"}msg{"}"}
 fw-not-compiled = the candle crate has not been built with cuda support
 
 ## --help (src/cli/args.rs; applied by src/cli/help.rs)
@@ -712,6 +714,7 @@ help-gpulab-lang = Language of everything printed and written: ko or en (default
 help-lab-which = Which lab: 1-6, a slug, or next.
 help-lab-fast = The quick version (small sizes), as CI runs it.
 help-hint-which = Which lab: 1-6, a slug, or next.
+help-hint-answers = Also show the answers to the lab's questions.
 help-report-out = Folder for the report files.
 help-report-name = Base file name (default: gpulab-report-<date>-<host>).
 help-report-force = Overwrite an existing report of the same name.

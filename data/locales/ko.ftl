@@ -641,6 +641,8 @@ gpu-unknown = 알 수 없는 GPU { $given }. 혹시 { $guess }? (전체: { $all 
 
 ## Labs (src/labs.rs, labs/*/main.rs)
 labs-all-done = 모든 실습을 마쳤습니다. 다시 하려면 `gpulab lab <id>`
+labs-answers-later = 먼저 질문을 풀어 보세요. 답은: gpulab hint { $id } --answers
+labs-finished = 실습 여섯 개를 모두 마쳤습니다: 이 컴퓨터를 확인하고, 재고, 보고서를 썼습니다. 다음은 Colab에서 과정의 GPU 강의(labs/colab/gpulab.ipynb), 강의마다 `gpulab fit`, 다시 하려면 `gpulab lab <id>`.
 labs-unknown = 실습 { $given }이(가) 없습니다: 01-{ $last } 번호, 이름({ $slugs }), 또는 next를 쓰세요
 labs-progress = 진행
 labs-gpu-optional = {" "} (GPU 부분은 CPU에서는 건너뛰어도 됨)
@@ -694,7 +696,7 @@ plot-states-axis = 파라미터당 옵티마이저 상태 수 (0 SGD, 1 momentum
 plot-bytes-axis = 바이트 / 파라미터
 cpu-unknown = 알 수 없는 CPU
 cuda-no-pool = 이 GPU에는 스트림 순서 메모리 풀이 없어서 최고치를 정확히 읽을 수 없습니다. 대신 CPU에서 재세요
-progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}pos{"}"}/{"{"}len{"}"} (남은 시간 {"{"}eta{"}"}) {"{"}msg{"}"}
+progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}percent{"}"}% {"{"}msg{"}"}
 fw-not-compiled = 이 candle은 cuda 지원 없이 빌드되었습니다
 
 ## --help (src/cli/args.rs; applied by src/cli/help.rs)
@@ -712,6 +714,7 @@ help-gpulab-lang = 출력하고 쓰는 모든 것의 언어: ko 또는 en (기�
 help-lab-which = 어느 실습인지: 1-6, 이름(slug), 또는 next.
 help-lab-fast = 빠른 버전 (작은 크기), CI가 돌리는 것과 같음.
 help-hint-which = 어느 실습인지: 1-6, 이름(slug), 또는 next.
+help-hint-answers = 실습 질문의 답도 보여 줍니다.
 help-report-out = 보고서 파일을 둘 폴더.
 help-report-name = 기본 파일 이름 (기본값: gpulab-report-<날짜>-<호스트>).
 help-report-force = 같은 이름의 보고서가 있으면 덮어씁니다.

@@ -63,6 +63,9 @@ pub struct HintArgs {
     /// Which lab: 1-6, a slug, or next.
     #[arg(default_value = "next")]
     pub which: String,
+    /// Also show the answers to the lab's questions.
+    #[arg(long)]
+    pub answers: bool,
 }
 
 /// `gpulab report`.

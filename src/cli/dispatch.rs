@@ -45,7 +45,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Lab(args) => lab(&args),
         Command::Hint(args) => {
             let manifest = gpulab::labs::Manifest::shipped();
-            let lab = manifest.find(&args.which, &gpulab::labs::runs_dir(&cwd()))?;
+            let runs = gpulab::labs::runs_dir(&cwd());
+            if finished(&manifest, &args.which, &runs) {
+                sayln!("{}", t!("labs-finished"));
+                return Ok(ExitCode::SUCCESS);
+            }
+            let lab = manifest.find(&args.which, &runs)?;
             let korean = korean();
             let (first, second) = if korean {
                 (&lab.title_ko, &lab.title)
@@ -57,7 +62,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 lab.dir_name(),
                 first,
                 second,
-                lab.hints(korean).trim_end()
+                lab.hints_then(korean, args.answers).trim_end()
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -206,13 +211,16 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         args.force,
     )?;
     let points = bench::plan(&config);
-    let bar = progress(points.len() as u64, quiet);
+    // The bar counts work, not points: a point costs its multiply-adds, so a 5000³ point after
+    // two small ones does not make the bar jump back.
+    let cost = |s: &bench::MatmulShape| ((s.m as u64 * s.k as u64 * s.n as u64) >> 20).max(1);
+    let bar = progress(points.iter().map(|(_, _, s)| cost(s)).sum(), quiet);
     if let Some((d, t, s)) = points.first() {
         bar.set_message(format!("{d} {} {s}", gpulab::dtype::name(*t)));
     }
     let mut write_error = None;
     let report = bench::run(&config, |report, i| {
-        bar.inc(1);
+        bar.inc(points.get(i).map_or(1, |(_, _, s)| cost(s)));
         if let Some((d, t, s)) = points.get(i + 1) {
             bar.set_message(format!("{d} {} {s}", gpulab::dtype::name(*t)));
         }
@@ -631,13 +639,23 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `next` after the last lab: a "done" screen, not an error.
+fn finished(manifest: &gpulab::labs::Manifest, which: &str, runs: &Path) -> bool {
+    which.trim().eq_ignore_ascii_case("next") && gpulab::labs::Lab::all_done(manifest, runs)
+}
+
 /// Runs a lab's own program through cargo, so the learner's edits to labs/NN-slug/main.rs count.
 fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     let Some(root) = gpulab::labs::repo_root(&cwd()) else {
         bail!("{}", t!("lab-outside-repo"));
     };
     let manifest = gpulab::labs::Manifest::shipped();
-    let lab = manifest.find(&args.which, &root.join(gpulab::labs::RUNS_DIR))?;
+    let runs = root.join(gpulab::labs::RUNS_DIR);
+    if finished(&manifest, &args.which, &runs) {
+        sayln!("{}", t!("labs-finished"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let lab = manifest.find(&args.which, &runs)?;
     let (title, other) = if korean() {
         (&lab.title_ko, &lab.title)
     } else {

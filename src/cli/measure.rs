@@ -174,11 +174,11 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
             },
         )
         .save(path, true)?;
-        eprintln!("wrote {}", path.display());
+        eprintln!("{}", t!("wrote", path = path.display()));
     }
     if let Some(path) = &args.plot {
         gpulab::plot::write_svg(path, &export::plot_panels(&report), true)?;
-        eprintln!("wrote {}", path.display());
+        eprintln!("{}", t!("wrote", path = path.display()));
     }
     match &args.json {
         Some(p) if p == Path::new("-") => emitln!("{}", serde_json::to_string_pretty(&report)?),
@@ -188,7 +188,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
                 (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
                 true,
             )?;
-            eprintln!("wrote {}", p.display());
+            eprintln!("{}", t!("wrote", path = p.display()));
             say!("{}", export::to_text(&report));
         }
         None => say!("{}", export::to_text(&report)),
