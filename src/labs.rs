@@ -248,7 +248,11 @@ impl LabArgs {
                 "--ko" => asked = Some(crate::i18n::Lang::Ko),
                 "--en" => asked = Some(crate::i18n::Lang::En),
                 // The same spelling as every gpulab command: `--lang ko`, `--lang=en`.
-                "--lang" => asked = args.get(i + 1).and_then(|l| crate::i18n::Lang::parse(l).ok()),
+                "--lang" => {
+                    asked = args
+                        .get(i + 1)
+                        .and_then(|l| crate::i18n::Lang::parse(l).ok())
+                }
                 other => {
                     if let Some(l) = other.strip_prefix("--lang=") {
                         asked = crate::i18n::Lang::parse(l).ok();

@@ -187,11 +187,15 @@ pub struct TorchArgs {
 /// `gpulab estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
-    /// A model preset (gpt2, gpt2-medium, gpt2-large, gpt2-xl, llama-2-7b, llama-2-13b,
-    /// llama-3-8b, llama-3.2-1b) or a parameter count (7B, 124M, 11_181_642); optional when the
-    /// shape flags give it.
+    /// A model preset (gpt2 … gpt2-xl, llama-2-7b, llama-2-13b, llama-3-8b, llama-3.2-1b/3b,
+    /// qwen2.5-0.5b … 7b, mistral-7b, gemma-2-2b, phi-3-mini, smollm2-135m/360m/1.7b) or a
+    /// parameter count (7B, 124M, 11_181_642); optional when --config or the shape flags give it.
     #[arg(allow_hyphen_values = true, value_name = "MODEL")]
     pub params: Option<String>,
+    /// A model's Hugging Face config.json (llama, mistral, qwen2, qwen3, gemma, gemma2, phi3,
+    /// gpt2): its shape, biases, head width, norms and tied head.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["params", "arch"])]
+    pub config: Option<PathBuf>,
     /// train or inference.
     #[arg(long, default_value = "train")]
     pub mode: String,

@@ -335,14 +335,27 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         bail!("{}", t!("counts-zero"));
     }
     let no_model = args.params.is_none()
+        && args.config.is_none()
         && args.arch.is_none()
         && shape.layers.is_none()
         && shape.d_model.or(args.hidden).is_none();
     if let (true, Some(given), None) = (no_model, &args.memory, &args.gpu) {
         return estimate_budget(args, given, precision, optimizer);
     }
+    let config = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| t!("read-failed", path = path.display()))?;
+            Some(gpulab::memory::models::hf_config::from_hf_config(
+                &text,
+                &path.display().to_string(),
+            )?)
+        }
+        None => None,
+    };
     let (params, model) = est::resolve(&ModelQuery {
         name_or_count: args.params.clone(),
+        config,
         arch: args.arch.clone(),
         layers: shape.layers,
         d_model: shape.d_model.or(args.hidden),
@@ -410,6 +423,25 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         zero_stage: args.zero,
         on_gpu,
         target_cc,
+        lora_trainable: None,
+    };
+    // The adapters as peft counts them on this model's own layers.
+    let lora_trainable = match (args.lora_rank, &model) {
+        (Some(rank), Some(m)) => {
+            let mut adapted = m.clone();
+            adapted.lora = Some(gpulab::memory::models::LoraShape {
+                rank: rank as usize,
+                targets: input
+                    .lora_targets
+                    .unwrap_or(gpulab::memory::models::LoraTargets::Qv),
+            });
+            Some(adapted.lora_params())
+        }
+        _ => None,
+    };
+    let input = EstimateInput {
+        lora_trainable,
+        ..input
     };
     let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
     let result = est::estimate(&input);

@@ -71,7 +71,7 @@ pub fn terms(m: &ModelConfig) -> HashMap<&'static str, f64> {
                 m.vocab as f64,
                 m.ffn_width() as f64,
             );
-            let kv = (m.kv_head_count() * m.d_model / m.heads) as f64;
+            let kv = m.kv_width() as f64;
             t.extend([
                 ("L", l),
                 ("L·b·s·d", l * b * s * d),

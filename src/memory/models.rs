@@ -158,6 +158,35 @@ pub struct ModelConfig {
     pub image_size: usize,
     /// CNN: channels of the two conv layers.
     pub channels: [usize; 2],
+    /// Llama-style blocks as other families build them (Qwen's biases, Gemma's head width and
+    /// norms); the plain Llama block when empty.
+    #[serde(default, skip_serializing_if = "BlockExtras::is_plain")]
+    pub extras: BlockExtras,
+}
+
+/// What a Llama-style block of another family adds (read from its Hugging Face config):
+/// counted in parameters and activations; gpulab's own Candle Llama builds only the plain block.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockExtras {
+    /// Width of one attention head when it is not d / heads (Gemma: 256; Qwen3: 128).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<usize>,
+    /// Biases on the q, k and v projections (Qwen2 and Qwen2.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub qkv_bias: bool,
+    /// d-wide norms per block when not two (Gemma 2 and 3: four).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub norms_per_block: Option<usize>,
+    /// A norm over each query and key head (Qwen3, Gemma 3): two head-wide weights per block.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub qk_norm: bool,
+}
+
+impl BlockExtras {
+    /// The plain Llama block (nothing added).
+    pub fn is_plain(&self) -> bool {
+        *self == BlockExtras::default()
+    }
 }
 
 impl ModelConfig {
@@ -187,7 +216,25 @@ impl ModelConfig {
             tied: false,
             context: None,
             lora: None,
+            extras: BlockExtras::default(),
         }
+    }
+
+    /// Width of one attention head.
+    pub fn head_width(&self) -> usize {
+        self.extras
+            .head_dim
+            .unwrap_or(self.d_model / self.heads.max(1))
+    }
+
+    /// Width of the query projection's output (heads × head width; d for the plain block).
+    pub fn q_width(&self) -> usize {
+        self.heads * self.head_width()
+    }
+
+    /// Width of the key (and of the value) projection's output.
+    pub fn kv_width(&self) -> usize {
+        self.kv_head_count() * self.head_width()
     }
 
     /// Rows of the position table (GPT).
@@ -281,10 +328,10 @@ impl ModelConfig {
     pub fn block_linears(&self) -> Vec<u64> {
         let u = |x: usize| x as u64;
         let (d, f) = (u(self.d_model), u(self.ffn_width()));
-        let kv = u(self.kv_head_count() * self.d_model / self.heads.max(1));
+        let (q, kv) = (u(self.q_width()), u(self.kv_width()));
         match self.family {
             Family::Gpt => vec![3 * d * d, d * d, d * f, f * d],
-            Family::Llama => vec![d * d, kv * d, kv * d, d * d, f * d, f * d, d * f],
+            Family::Llama => vec![q * d, kv * d, kv * d, d * q, f * d, f * d, d * f],
             Family::Mlp | Family::Cnn => Vec::new(),
         }
     }
@@ -341,9 +388,18 @@ impl ModelConfig {
                     u(self.layers),
                     u(self.ffn_width()),
                 );
-                let kv_width = u(self.kv_head_count()) * d / u(self.heads);
+                let (q, kv) = (u(self.q_width()), u(self.kv_width()));
+                let x = self.extras;
+                let bias = if x.qkv_bias { q + 2 * kv } else { 0 };
+                let norms = u(x.norms_per_block.unwrap_or(2)) * d;
+                let qk_norm = if x.qk_norm {
+                    2 * u(self.head_width())
+                } else {
+                    0
+                };
+                let block = 2 * d * q + 2 * d * kv + 3 * d * f + norms + bias + qk_norm;
                 let head = if self.tied { 0 } else { d * v };
-                v * d + l * (2 * d * d + 2 * d * kv_width + 3 * d * f + 2 * d) + d + head
+                v * d + l * block + d + head
             }
             Family::Cnn => {
                 let (c1, c2) = (u(self.channels[0]), u(self.channels[1]));
@@ -370,14 +426,14 @@ impl ModelConfig {
             u(self.ffn_width()),
             u(self.layers),
         );
-        let kv = u(self.kv_head_count() * self.d_model / self.heads);
+        let (q, kv) = (u(self.q_width()), u(self.kv_width()));
         // (in, out) of each adapted layer of one block.
         let layers: Vec<(u64, u64)> = match (self.family, lora.targets) {
             (Family::Gpt, LoraTargets::Qv) => vec![(d, 3 * d)],
             (Family::Gpt, LoraTargets::AllLinear) => vec![(d, 3 * d), (d, d), (d, f), (f, d)],
-            (_, LoraTargets::Qv) => vec![(d, d), (d, kv)],
+            (_, LoraTargets::Qv) => vec![(d, q), (d, kv)],
             (_, LoraTargets::AllLinear) => {
-                vec![(d, d), (d, kv), (d, kv), (d, d), (d, f), (d, f), (f, d)]
+                vec![(d, q), (d, kv), (d, kv), (q, d), (d, f), (d, f), (f, d)]
             }
         };
         l * layers.iter().map(|(i, o)| r * (i + o)).sum::<u64>()
@@ -428,15 +484,30 @@ impl ModelConfig {
                 if self.tied { " tied" } else { "" }
             ),
             Family::Llama => format!(
-                "llama d{} L{} h{}/{} f{} V{} s{} b{}",
+                "llama d{} L{} h{}/{}{} f{} V{} s{} b{}{}{}{}{}",
                 self.d_model,
                 self.layers,
                 self.heads,
                 self.kv_head_count(),
+                self.extras
+                    .head_dim
+                    .map(|h| format!(" hd{h}"))
+                    .unwrap_or_default(),
                 self.ffn_width(),
                 self.vocab,
                 self.seq_len,
-                self.batch
+                self.batch,
+                if self.tied { " tied" } else { "" },
+                if self.extras.qkv_bias {
+                    " qkv-bias"
+                } else {
+                    ""
+                },
+                self.extras
+                    .norms_per_block
+                    .map(|n| format!(" norms{n}"))
+                    .unwrap_or_default(),
+                if self.extras.qk_norm { " qk-norm" } else { "" },
             ),
             Family::Cnn => format!(
                 "cnn {}x{}x3 c{}-{} b{}",
@@ -450,6 +521,8 @@ mod llama;
 mod presets;
 use llama::{llama_attention, rms_norm, LlamaBlock, Rope};
 pub use presets::{preset, PRESETS};
+
+pub mod hf_config;
 
 struct Block {
     ln1: (Tensor, Tensor),
@@ -530,6 +603,9 @@ impl Model {
         // Llama has an untied head.
         if config.family == Family::Llama && config.tied {
             return Err(crate::error::Error::Invalid(t!("mv-llama-tied")));
+        }
+        if !config.extras.is_plain() {
+            return Err(crate::error::Error::Invalid(t!("mv-llama-extras")));
         }
         Ok(match config.family {
             Family::Mlp => {

@@ -99,6 +99,8 @@ pub fn parse_memory(text: &str) -> Result<Bytes> {
 pub struct ModelQuery {
     /// A preset name ("gpt2", "llama-3-8b") or a parameter count ("7B").
     pub name_or_count: Option<String>,
+    /// A model read from its Hugging Face config.json (`--config`): taken as a preset is.
+    pub config: Option<crate::memory::models::ModelConfig>,
     /// "gpt" or "llama" (default gpt; a preset's own otherwise).
     pub arch: Option<String>,
     /// Layers.
@@ -154,8 +156,8 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
     use crate::memory::models::{preset, Family, ModelConfig, PRESETS};
     let bad = |m: String| Err(Error::Invalid(m));
     let mut count = None;
-    let mut base = None;
-    if let Some(text) = &q.name_or_count {
+    let mut base = q.config.clone();
+    if let Some(text) = q.name_or_count.as_ref().filter(|_| base.is_none()) {
         if let Some(m) = preset(text) {
             base = Some(m);
         } else {
@@ -308,6 +310,10 @@ pub struct EstimateInput {
     /// attention kernel runs and whether bf16 is native.
     #[serde(default)]
     pub target_cc: Option<(u32, u32)>,
+    /// The LoRA adapters' parameters as the model's own layers count them (k and v sized by
+    /// the key/value heads, every target named); None: the textbook's 2·r·2d per layer.
+    #[serde(default)]
+    pub lora_trainable: Option<u64>,
 }
 
 impl EstimateInput {
@@ -330,6 +336,7 @@ impl EstimateInput {
             zero_stage: 0,
             on_gpu: true,
             target_cc: None,
+            lora_trainable: None,
         }
     }
 }
@@ -406,6 +413,9 @@ pub fn zero_model_states(input: &EstimateInput, trainable: u64) -> (f64, f64, f6
 /// Builds the textbook half of an estimate (the 2-byte rule and the formulas).
 pub fn estimate(input: &EstimateInput) -> Estimate {
     let trainable = match (input.lora_rank, input.shape) {
+        (Some(_), _) if input.lora_trainable.is_some() => {
+            input.lora_trainable.unwrap_or(0).min(input.params)
+        }
         (Some(r), Some(shape)) => lora_params(&shape, r).min(input.params),
         (Some(r), None) => {
             // Without a shape, assume a GPT-like model: h ≈ sqrt(Ψ / 12L) with L = 32.

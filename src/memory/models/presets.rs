@@ -1,7 +1,8 @@
-//! Named models with their published shapes (GPT-2, Llama 2, Llama 3), each checked against its
-//! published parameter count in the tests.
+//! Named models with their published shapes (GPT-2, Llama 2, Llama 3, and the small models
+//! recipes pick: Qwen2.5, Mistral, Gemma 2, Phi-3, SmolLM2), each checked against its published
+//! parameter count in the tests. Shapes are the models' own Hugging Face `config.json` values.
 
-use super::{Family, ModelConfig};
+use super::{BlockExtras, Family, ModelConfig};
 
 /// The preset names.
 pub const PRESETS: &[&str] = &[
@@ -14,6 +15,16 @@ pub const PRESETS: &[&str] = &[
     "llama-3-8b",
     "llama-3.2-1b",
     "llama-3.2-3b",
+    "qwen2.5-0.5b",
+    "qwen2.5-1.5b",
+    "qwen2.5-3b",
+    "qwen2.5-7b",
+    "mistral-7b",
+    "gemma-2-2b",
+    "phi-3-mini",
+    "smollm2-135m",
+    "smollm2-360m",
+    "smollm2-1.7b",
 ];
 
 /// The shape of a named model (see [`PRESETS`]), at batch 1 and its full context; `None` for
@@ -69,6 +80,65 @@ pub fn preset(name: &str) -> Option<ModelConfig> {
             tied: true,
             ..llama(128256, 3072, 28, 24, 8, 8192, 8192)
         },
+        // Qwen2.5: biases on q, k and v; the small ones tie their head.
+        "qwen2.5-0.5b" => qwen(151936, 896, 24, 14, 2, 4864, true),
+        "qwen2.5-1.5b" => qwen(151936, 1536, 28, 12, 2, 8960, true),
+        "qwen2.5-3b" => qwen(151936, 2048, 36, 16, 2, 11008, true),
+        "qwen2.5-7b" => qwen(152064, 3584, 28, 28, 4, 18944, false),
+        "mistral-7b" | "mistral-7b-v0.1" => llama(32000, 4096, 32, 32, 8, 14336, 4096),
+        // Gemma 2: head width 256 (not d / heads), four norms per block, tied head.
+        "gemma-2-2b" => ModelConfig {
+            tied: true,
+            extras: BlockExtras {
+                head_dim: Some(256),
+                norms_per_block: Some(4),
+                ..BlockExtras::default()
+            },
+            ..llama(256000, 2304, 26, 8, 4, 9216, 8192)
+        },
+        "phi-3-mini" | "phi-3-mini-4k" => llama(32064, 3072, 32, 32, 32, 8192, 4096),
+        "smollm2-135m" => ModelConfig {
+            tied: true,
+            ..llama(49152, 576, 30, 9, 3, 1536, 8192)
+        },
+        "smollm2-360m" => ModelConfig {
+            tied: true,
+            ..llama(49152, 960, 32, 15, 5, 2560, 8192)
+        },
+        "smollm2-1.7b" => ModelConfig {
+            tied: true,
+            ..llama(49152, 2048, 24, 32, 32, 8192, 8192)
+        },
         _ => return None,
     })
+}
+
+/// A Qwen2/2.5 shape: the Llama block with biases on q, k and v, trained at 4,096 tokens here
+/// (its context is 32 k).
+fn qwen(
+    vocab: usize,
+    d: usize,
+    layers: usize,
+    heads: usize,
+    kv: usize,
+    ffn: usize,
+    tied: bool,
+) -> ModelConfig {
+    ModelConfig {
+        family: Family::Llama,
+        batch: 1,
+        vocab,
+        d_model: d,
+        heads,
+        layers,
+        seq_len: 4096,
+        ffn: Some(ffn),
+        kv_heads: Some(kv),
+        tied,
+        extras: BlockExtras {
+            qkv_bias: true,
+            ..BlockExtras::default()
+        },
+        ..ModelConfig::default_for(Family::Llama)
+    }
 }

@@ -54,6 +54,17 @@ fn presets_have_their_published_parameter_counts() {
         // Meta's Llama 3.2 model cards (safetensors metadata): tied heads, counted once.
         ("llama-3.2-1b", 1_235_814_400),
         ("llama-3.2-3b", 3_212_749_824),
+        // The models' Hugging Face cards (safetensors parameter counts).
+        ("qwen2.5-0.5b", 494_032_768),
+        ("qwen2.5-1.5b", 1_543_714_304),
+        ("qwen2.5-3b", 3_085_938_688),
+        ("qwen2.5-7b", 7_615_616_512),
+        ("mistral-7b", 7_241_732_096),
+        ("gemma-2-2b", 2_614_341_888),
+        ("phi-3-mini", 3_821_079_552),
+        ("smollm2-135m", 134_515_008),
+        ("smollm2-360m", 361_821_120),
+        ("smollm2-1.7b", 1_711_376_384),
     ] {
         let m = preset(name).unwrap();
         m.validate().unwrap();

@@ -5,6 +5,7 @@ fn input(params: u64) -> EstimateInput {
     EstimateInput {
         on_gpu: false,
         target_cc: None,
+        lora_trainable: None,
         ..EstimateInput::mixed_precision_adam(params)
     }
 }
