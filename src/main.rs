@@ -1,5 +1,14 @@
 //! The `gpulab` binary: parse, dispatch, map the outcome to an exit code. No logic lives here.
 
+// Notes and errors go to stderr through this, not eprintln!: eprintln! panics when stderr is
+// closed or full (`gpulab check 2>&-`); a note that cannot be written is dropped.
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod cli;
 
 use std::process::ExitCode;
@@ -14,15 +23,21 @@ static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::
 fn main() -> ExitCode {
     // clap's command with its texts in the learner's language (src/cli/help.rs), then the
     // derive structs filled from what it parsed.
-    let args: Vec<String> = std::env::args().collect();
-    let lang = cli::help::lang_from_args(&args);
+    // Arguments as the OS gives them: a file name that is not UTF-8 reaches clap, which refuses
+    // a text flag it cannot read with an error instead of a panic, and keeps a path as it is.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let readable: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let lang = cli::help::lang_from_args(&readable);
     gpulab::i18n::set(lang);
     let matches = match cli::help::command(lang).try_get_matches_from(&args) {
         Ok(m) => m,
         // --help and --version arrive here too: clap prints them (already in the language).
         Err(e) => match (lang, cli::help::korean_error(&e)) {
             (gpulab::i18n::Lang::Ko, Some(text)) => {
-                eprintln!("{text}");
+                note!("{text}");
                 return ExitCode::from(2);
             }
             _ => e.exit(),
@@ -45,7 +60,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!(
+            note!(
                 "{}",
                 gpulab::t!("error-prefix", message = one_sentence(&err))
             );

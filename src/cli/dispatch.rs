@@ -90,9 +90,24 @@ fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::bench::sgemm::CpuKerne
     }
 }
 
+/// Seconds from a flag: positive and at most a day (a wait or a budget longer than that is a
+/// typo, and `Duration` cannot hold 1e20 s).
 fn positive_seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
-    if !(value.is_finite() && value > 0.0) {
-        bail!("{}", t!("seconds-positive", name = name, value = value));
+    const MAX_SECONDS: f64 = 86_400.0;
+    if !(value.is_finite() && value > 0.0 && value <= MAX_SECONDS) {
+        bail!(
+            "{}",
+            t!(
+                "seconds-positive",
+                name = name,
+                value = if value.abs() < 1e9 {
+                    value.to_string()
+                } else {
+                    format!("{value:e}")
+                },
+                max = MAX_SECONDS
+            )
+        );
     }
     Ok(Duration::from_secs_f64(value))
 }
@@ -174,7 +189,12 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         if d.trim().eq_ignore_ascii_case("all") {
             devices.extend(device::available());
         } else {
-            devices.push(DeviceSpec::parse(d)?);
+            let spec = DeviceSpec::parse(d)?;
+            // A CUDA device on a build without CUDA would skip every point and "succeed".
+            if matches!(spec, DeviceSpec::Cuda(_)) && !gpulab::probe::cuda::COMPILED {
+                bail!("{}", t!("cuda-not-built"));
+            }
+            devices.push(spec);
         }
     }
     devices.dedup();
@@ -266,7 +286,7 @@ fn write_bench_files(
             Some(p) => {
                 write_atomic(p, text.as_bytes(), true)?;
                 if last {
-                    eprintln!("{}", t!("wrote", path = p.display()));
+                    note!("{}", t!("wrote", path = p.display()));
                 }
             }
             None => {}
@@ -274,7 +294,7 @@ fn write_bench_files(
     }
     if let (Some(path), true) = (&args.plot, last) {
         gpulab::plot::write_svg(path, &bench::export::plot_panels(report), true)?;
-        eprintln!("{}", t!("wrote", path = path.display()));
+        note!("{}", t!("wrote", path = path.display()));
     }
     Ok(())
 }
@@ -312,7 +332,7 @@ pub(super) fn torch_variant(
 pub(super) fn say_old_spellings(flags: &[(&str, &str, bool)]) {
     for (old, new, used) in flags {
         if *used {
-            eprintln!("{}", t!("old-spelling", old = *old, new = *new));
+            note!("{}", t!("old-spelling", old = *old, new = *new));
         }
     }
 }
@@ -552,7 +572,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
                         (serde_json::to_string_pretty(&value)? + "\n").as_bytes(),
                         args.force,
                     )?;
-                    eprintln!("{}", t!("wrote", path = path.display()));
+                    note!("{}", t!("wrote", path = path.display()));
                 }
             }
             return Ok(ExitCode::SUCCESS);
@@ -693,7 +713,7 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
     } else {
         (&lab.title, &lab.title_ko)
     };
-    eprintln!(
+    note!(
         "{}\n",
         t!(
             "lab-banner",
@@ -704,14 +724,14 @@ fn lab(args: &LabArgs) -> anyhow::Result<ExitCode> {
         )
     );
     if lab.needs_gpu && gpulab::probe::device::cuda_device_count() == 0 {
-        eprintln!("{}\n", t!("lab-needs-gpu"));
+        note!("{}\n", t!("lab-needs-gpu"));
     }
     if !root
         .join("target/release/examples")
         .join(lab.example())
         .exists()
     {
-        eprintln!("{}\n", t!("lab-first-build"));
+        note!("{}\n", t!("lab-first-build"));
     }
     let mut cmd = std::process::Command::new("cargo");
     cmd.current_dir(&root);

@@ -159,7 +159,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         );
         bar.finish_and_clear();
         for f in &failed {
-            eprintln!("{}", t!("not-calibrated", what = f));
+            note!("{}", t!("not-calibrated", what = f));
         }
         let host = gpulab::probe::host::detect();
         Calibration::from_results(
@@ -174,11 +174,11 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
             },
         )
         .save(path, true)?;
-        eprintln!("{}", t!("wrote", path = path.display()));
+        note!("{}", t!("wrote", path = path.display()));
     }
     if let Some(path) = &args.plot {
         gpulab::plot::write_svg(path, &export::plot_panels(&report), true)?;
-        eprintln!("{}", t!("wrote", path = path.display()));
+        note!("{}", t!("wrote", path = path.display()));
     }
     match &args.json {
         Some(p) if p == Path::new("-") => emitln!("{}", serde_json::to_string_pretty(&report)?),
@@ -188,7 +188,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
                 (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
                 true,
             )?;
-            eprintln!("{}", t!("wrote", path = p.display()));
+            note!("{}", t!("wrote", path = p.display()));
             say!("{}", export::to_text(&report));
         }
         None => say!("{}", export::to_text(&report)),
@@ -297,7 +297,7 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     if families.is_empty() {
         bail!("{}", t!("torch-families"));
     }
-    eprintln!(
+    note!(
         "{}",
         t!(
             "torch-same-step",
@@ -306,7 +306,7 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             device = spec
         )
     );
-    eprintln!(
+    note!(
         "{}",
         t!(
             "torch-variant",
@@ -354,13 +354,13 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
                 let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
                 match validate::calibrate_torch(&python, family, dtype, optimizer, &variant, cuda) {
                     Ok((m, _)) => {
-                        eprintln!(
+                        note!(
                             "{}",
                             t!("fitted", what = format!("{} {d} {o}", family.name()))
                         );
                         models.push(m);
                     }
-                    Err(e) => eprintln!(
+                    Err(e) => note!(
                         "{}",
                         t!(
                             "not-calibrated",

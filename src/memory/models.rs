@@ -164,6 +164,12 @@ pub struct ModelConfig {
     pub extras: BlockExtras,
 }
 
+/// The largest dimension a shape may have (batch, widths, heads, layers, tokens, vocabulary).
+pub const MAX_DIMENSION: usize = 1 << 24;
+
+/// The most parameters a shape or a count may have: more than any model trained.
+pub const MAX_PARAMS: u128 = 1_000_000_000_000_000;
+
 /// What a Llama-style block of another family adds (read from its Hugging Face config):
 /// counted in parameters and activations; gpulab's own Candle Llama builds only the plain block.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,6 +226,32 @@ impl ModelConfig {
         }
     }
 
+    /// An upper bound of the parameter count in u128 (no product can wrap): what `validate`
+    /// holds against [`MAX_PARAMS`].
+    fn params_u128(&self) -> u128 {
+        let u = |x: usize| x as u128;
+        let (v, d, l) = (u(self.vocab), u(self.d_model), u(self.layers));
+        let f = u(self.ffn.unwrap_or(4 * self.d_model.min(MAX_DIMENSION)));
+        let heads = u(self.heads.max(1));
+        let hd = u(self.extras.head_dim.unwrap_or(0)).max(d / heads + 1);
+        let q = heads * hd;
+        let mlp: u128 = std::iter::once(self.mlp_input)
+            .chain(self.mlp_hidden.iter().copied())
+            .chain(std::iter::once(self.classes))
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| u(w[0]) * u(w[1]) + u(w[1]))
+            .sum();
+        let transformer =
+            2 * v * d + u(self.position_rows()) * d + l * (4 * d * q + 3 * d * f + 8 * d + 3 * q);
+        let conv = u(self.channels[0]) * u(self.channels[1]) * 9 * 4;
+        match self.family {
+            Family::Mlp => mlp,
+            Family::Gpt | Family::Llama => transformer,
+            Family::Cnn => conv + u(self.image_size).pow(2) * u(self.channels[1]) * u(self.classes),
+        }
+    }
+
     /// Width of one attention head.
     pub fn head_width(&self) -> usize {
         self.extras
@@ -261,6 +293,41 @@ impl ModelConfig {
         let bad = |msg: String| Err(Error::Invalid(msg));
         if self.batch == 0 {
             return bad(t!("mv-batch"));
+        }
+        // One limit for shapes and counts alike (the same as a count's: 10¹⁵ parameters), checked
+        // in u128 before any u64 product can wrap.
+        let dims = [
+            self.batch,
+            self.mlp_input,
+            self.classes,
+            self.vocab,
+            self.d_model,
+            self.heads,
+            self.layers,
+            self.seq_len,
+            self.image_size,
+            self.ffn.unwrap_or(0),
+            self.kv_heads.unwrap_or(0),
+            self.extras.head_dim.unwrap_or(0),
+            self.context.unwrap_or(0),
+            self.channels[0],
+            self.channels[1],
+        ];
+        let widest = dims
+            .iter()
+            .chain(&self.mlp_hidden)
+            .copied()
+            .max()
+            .unwrap_or(0);
+        if widest > MAX_DIMENSION || self.mlp_hidden.len() > MAX_DIMENSION {
+            return bad(t!("mv-too-large", given = widest, limit = MAX_DIMENSION));
+        }
+        if self.params_u128() > MAX_PARAMS {
+            return bad(t!(
+                "mv-too-many-params",
+                given = format!("{:e}", self.params_u128() as f64),
+                limit = format!("{:e}", MAX_PARAMS as f64)
+            ));
         }
         match self.family {
             Family::Mlp => {
