@@ -1159,6 +1159,7 @@ fn a_closed_pipe_ends_quietly() {
     // `gpulab fit --json | head -c 10`: the reader goes away after a few bytes.
     use std::io::Read;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpulab"))
+        .current_dir(scratch())
         .args(["fit", "--json"])
         .env("PATH", "/nonexistent")
         .stdout(std::process::Stdio::piped())

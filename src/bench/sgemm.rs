@@ -302,50 +302,65 @@ pub fn matmul<K: Kernel>(
     // (zeroing cost ~1.5 %, seen with perf).
     let mut c: Vec<f32> = Vec::with_capacity(c_len);
     let c_ptr = SendPtr(c.as_mut_ptr());
-    let parts = split(m, n, k, threads, K::MR, K::NR);
-    let width = parts.len();
+    // Threads as before (small products stay on one), but the work is claimed, not assigned:
+    // C is cut into a few rectangles per thread and B's packing into small jobs, each taken
+    // from a counter by whichever thread is free. On a shared CPU a descheduled thread then
+    // delays only the piece it holds, not a whole static share (src/bench/sgemm/pool.rs).
+    let width = split(m, n, k, threads, K::MR, K::NR).len();
+    let chunks = split(m, n, k, width * CHUNKS_PER_THREAD, K::MR, K::NR);
     let blocks = k.div_ceil(K::KC);
-    // One dispatch, block by block: every thread packs its share of KC-deep block q of B, waits
-    // until all shares are in, then multiplies its rectangle of C by that block. A thread that
-    // finishes block q early packs its share of q+1 while the others still compute, and each
-    // block is read while it is still in cache; packing all of B first, in its own dispatch,
-    // left both threads idle behind the slower one twice per call.
-    let packed: Vec<AtomicUsize> = (0..blocks).map(|_| AtomicUsize::new(0)).collect();
+    // Per block of B: pack jobs claimed and done, chunks of C claimed. Per chunk of C: how many
+    // blocks it has added (block q of a chunk must follow its block q-1: the first stores, the
+    // rest accumulate).
+    let counters = |n: usize| (0..n).map(|_| AtomicUsize::new(0)).collect::<Vec<_>>();
+    let (pack_claimed, packed, chunk_claimed) =
+        (counters(blocks), counters(blocks), counters(blocks));
+    let chunk_blocks = counters(chunks.len());
     let failed = AtomicBool::new(false);
     let jobs = pack_jobs(n_pad, K::NR);
     let job_panels = panels_per_job(K::NR);
-    let work = |me: usize| {
-        // A panicking thread must not leave the others waiting for its share forever.
+    let work = |_me: usize| {
+        // A panicking thread must not leave the others waiting for its piece forever.
         let guard = FailFlag(&failed);
-        for (q, done) in packed.iter().enumerate() {
+        for q in 0..blocks {
             let (pc, kc) = (q * K::KC, K::KC.min(k - q * K::KC));
             let block = q * K::KC * n_pad;
-            for job in (me..jobs).step_by(width) {
+            loop {
+                let job = pack_claimed[q].fetch_add(1, Ordering::Relaxed);
+                if job >= jobs {
+                    break;
+                }
                 let jc = job * job_panels * K::NR;
                 let len = (n_pad - jc).min(job_panels * K::NR) * kc;
                 // SAFETY: job `job` of block q owns floats [block + jc·kc, +len) of the packed
-                // buffer (k×n_pad floats): no other job writes them, nobody reads them until
-                // `done` counts this job.
+                // buffer (k×n_pad floats): it is claimed once, and nobody reads them until
+                // `packed` counts this job.
                 let dst = unsafe {
                     std::slice::from_raw_parts_mut(bpack.get().add(block + jc * kc), len)
                 };
                 pack_b(cpu.avx2(), K::NR, &b, pc, kc, jc, n, dst);
-                done.fetch_add(1, Ordering::Release);
+                packed[q].fetch_add(1, Ordering::Release);
             }
-            while done.load(Ordering::Acquire) < jobs {
-                if failed.load(Ordering::Relaxed) {
+            if !wait_until(&failed, || packed[q].load(Ordering::Acquire) >= jobs) {
+                return;
+            }
+            loop {
+                let j = chunk_claimed[q].fetch_add(1, Ordering::Relaxed);
+                let Some(&(m0, m1, n0, n1)) = chunks.get(j) else {
+                    break;
+                };
+                if !wait_until(&failed, || chunk_blocks[j].load(Ordering::Acquire) >= q) {
                     return;
                 }
-                std::hint::spin_loop();
-            }
-            if let Some(&(m0, m1, n0, n1)) = parts.get(me) {
                 // SAFETY: every job of block q has been counted, so its kc×n_pad floats are
-                // written and no longer written to. The rectangles from `split` are disjoint
-                // and inside the m×n buffer that outlives this call.
+                // written and no longer written to. Chunk j is claimed once per block and its
+                // block q-1 is done; the chunks are disjoint and inside the m×n buffer that
+                // outlives this call.
                 unsafe {
                     let bblock = std::slice::from_raw_parts(bpack.get().add(block), kc * n_pad);
                     gemm_block(cpu, pc, kc, n, &a, bblock, c_ptr.get(), m0, m1, n0, n1)
                 };
+                chunk_blocks[j].store(q + 1, Ordering::Release);
             }
         }
         std::mem::forget(guard);
@@ -358,6 +373,28 @@ pub fn matmul<K: Kernel>(
         *buf = Vec::new();
     }
     Ok(c)
+}
+
+/// Rectangles of C per thread: enough that a late thread's piece is small, few enough that each
+/// still reads B's block from cache in long runs.
+const CHUNKS_PER_THREAD: usize = 3;
+
+/// Waits for `ready`, spinning briefly and then yielding the core, so a thread that holds the
+/// awaited piece but lost its core gets it back sooner. False when another thread panicked.
+fn wait_until(failed: &AtomicBool, ready: impl Fn() -> bool) -> bool {
+    let mut spins = 0u32;
+    while !ready() {
+        if failed.load(Ordering::Relaxed) {
+            return false;
+        }
+        spins = spins.saturating_add(1);
+        if spins < 64 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+    true
 }
 
 /// Jobs that pack one KC-deep block of B (the same for every block): `panels_per_job` panels

@@ -1,5 +1,10 @@
 //! The worker threads of gpulab's f32 kernel: started once, spinning briefly between products.
 //!
+//! A dispatch does not wait for a worker that has not started on it: the caller's job claims its
+//! work from counters (src/bench/sgemm.rs), so when the caller is done every piece is claimed,
+//! and the caller then closes the dispatch and waits only for workers already inside it. On a
+//! shared CPU a descheduled worker therefore costs the piece it holds, not a whole share.
+//!
 //! Why not rayon or fresh threads: on the 2-vCPU VMs we measure on, a product split over threads
 //! that went to sleep between calls came out at 60-80 % speed in a third of the runs — waking an
 //! idle vCPU costs a hypervisor round trip, and every call paid it twice (pack B, compute).
@@ -8,7 +13,7 @@
 #![allow(unsafe_code)] // a job borrows the caller's stack; see `Job` and `run`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -39,8 +44,9 @@ struct Shared {
     epoch: AtomicU64,
     /// The current dispatch.
     state: Mutex<Dispatch>,
-    /// Workers still running the current job.
-    pending: AtomicUsize,
+    /// Who may still join the current job: the dispatch's epoch (high 32 bits), a closed bit,
+    /// and how many workers are inside it (low bits).
+    gate: AtomicU64,
     /// A worker's part panicked (its message, for the caller to re-raise).
     panicked: Mutex<Option<String>>,
     /// Sleeping workers wait here for the next epoch.
@@ -66,7 +72,7 @@ fn pool(workers: usize) -> &'static Pool {
                 width: 0,
                 job: None,
             }),
-            pending: AtomicUsize::new(0),
+            gate: AtomicU64::new(CLOSED),
             panicked: Mutex::new(None),
             sleep: Mutex::new(()),
             wake: Condvar::new(),
@@ -90,6 +96,30 @@ fn pool(workers: usize) -> &'static Pool {
     })
 }
 
+/// The gate's closed bit; the count of workers inside is below it, the epoch above.
+const CLOSED: u64 = 1 << 31;
+const INSIDE: u64 = CLOSED - 1;
+
+/// The gate's value that opens dispatch `epoch`.
+fn opened(epoch: u64) -> u64 {
+    (epoch & 0xFFFF_FFFF) << 32
+}
+
+/// Enters dispatch `epoch` if it is still open: false when the caller has closed it (its work
+/// is all claimed) or a later dispatch has replaced it.
+fn enter(gate: &AtomicU64, epoch: u64) -> bool {
+    let mut g = gate.load(Ordering::Acquire);
+    loop {
+        if g >> 32 != epoch & 0xFFFF_FFFF || g & CLOSED != 0 {
+            return false;
+        }
+        match gate.compare_exchange_weak(g, g + 1, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return true,
+            Err(now) => g = now,
+        }
+    }
+}
+
 fn worker(shared: &Shared, index: usize) {
     let mut seen = 0u64;
     loop {
@@ -97,8 +127,14 @@ fn worker(shared: &Shared, index: usize) {
         let mut spins = 0u32;
         while shared.epoch.load(Ordering::Acquire) == seen {
             spins = spins.wrapping_add(1);
-            if !spins.is_multiple_of(256) || started.elapsed() < SPIN {
+            if !spins.is_multiple_of(256) {
                 std::hint::spin_loop();
+                continue;
+            }
+            // Now and then give the core away: on a busy machine a spinning idle worker takes
+            // time from the thread that has the work.
+            if started.elapsed() < SPIN {
+                std::thread::yield_now();
                 continue;
             }
             let guard = lock(&shared.sleep);
@@ -114,22 +150,24 @@ fn worker(shared: &Shared, index: usize) {
             (d.epoch, d.width, d.job)
         };
         seen = epoch;
-        if index < width {
+        if index < width && job.is_some() && enter(&shared.gate, epoch) {
             if let Some(Job(body)) = job {
-                // SAFETY: `run` keeps the body alive until `pending` reaches zero, and this
-                // worker is one of those `pending` counts.
+                // SAFETY: `run` keeps the body alive until no worker is inside the gate, and
+                // this worker entered it for this very epoch.
                 let body = unsafe { &*body };
                 if let Err(panic) = catch_unwind(AssertUnwindSafe(|| body(index))) {
                     lock(&shared.panicked).get_or_insert(panic_message(&*panic));
                 }
             }
-            shared.pending.fetch_sub(1, Ordering::AcqRel);
+            shared.gate.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
 
-/// Runs `body(i)` for i in 0..threads, one per thread (the caller runs 0), and returns when all
-/// have finished. A panic in any part is re-raised here.
+/// Runs `body(0)` on the caller and `body(i)`, 0 < i < threads, on each worker that starts in
+/// time, and returns when all that started have finished. `body` must finish the whole job
+/// from any subset of its parts (claim work from a counter): a worker that has not started by
+/// the time the caller's part returns is not waited for. A panic in any part is re-raised here.
 pub fn run(threads: usize, body: &(dyn Fn(usize) + Sync)) {
     if threads <= 1 {
         body(0);
@@ -160,7 +198,7 @@ pub fn run(threads: usize, body: &(dyn Fn(usize) + Sync)) {
     *lock(&shared.panicked) = None;
     let epoch = {
         let mut d = lock(&shared.state);
-        shared.pending.store(threads - 1, Ordering::Release);
+        shared.gate.store(opened(d.epoch + 1), Ordering::Release);
         d.epoch += 1;
         d.width = threads;
         d.job = Some(Job(erased));
@@ -172,8 +210,17 @@ pub fn run(threads: usize, body: &(dyn Fn(usize) + Sync)) {
     }
     shared.wake.notify_all();
     let mine = catch_unwind(AssertUnwindSafe(|| body(0)));
-    while shared.pending.load(Ordering::Acquire) != 0 {
-        std::hint::spin_loop();
+    // Close the dispatch, then wait for the workers inside it (briefly spinning, then yielding
+    // the core to them).
+    shared.gate.fetch_or(CLOSED, Ordering::AcqRel);
+    let mut spins = 0u32;
+    while shared.gate.load(Ordering::Acquire) & INSIDE != 0 {
+        spins = spins.saturating_add(1);
+        if spins < 64 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
     }
     lock(&shared.state).job = None;
     let worker_panic = lock(&shared.panicked).take();
@@ -204,53 +251,74 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+
+    /// A job as the kernel writes one: items claimed from a counter by whichever part runs.
+    fn claimed_job(threads: usize, items: usize) -> (Vec<usize>, Vec<usize>) {
+        let next = AtomicUsize::new(0);
+        let done: Vec<AtomicUsize> = (0..items).map(|_| AtomicUsize::new(0)).collect();
+        let parts: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+        run(threads, &|i| {
+            parts[i].fetch_add(1, Ordering::Relaxed);
+            loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                let Some(d) = done.get(j) else { break };
+                d.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        let load = |v: Vec<AtomicUsize>| v.into_iter().map(|a| a.into_inner()).collect();
+        (load(done), load(parts))
+    }
 
     #[test]
-    fn every_part_runs_once_per_dispatch() {
+    fn every_claimed_item_is_done_once_and_no_part_runs_twice() {
         for threads in [1, 2, 3, 2, 5] {
-            let hits: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
             for _ in 0..50 {
-                run(threads, &|i| {
-                    hits[i].fetch_add(1, Ordering::Relaxed);
-                });
-            }
-            for h in &hits {
-                assert_eq!(h.load(Ordering::Relaxed), 50, "{threads} threads");
+                let (done, parts) = claimed_job(threads, 97);
+                assert!(done.iter().all(|&d| d == 1), "{threads} threads: {done:?}");
+                assert_eq!(parts[0], 1, "the caller always runs its part");
+                assert!(parts.iter().all(|&p| p <= 1), "{parts:?}");
             }
         }
     }
 
     #[test]
-    fn dispatches_of_alternating_widths_each_run_every_part_once() {
+    fn dispatches_of_alternating_widths_never_run_a_part_twice_or_late() {
         // The race this guards against needs a worker preempted between two reads; alternating
-        // widths many times over gives it every chance (the dispatch is now read as one value).
+        // widths many times over gives it every chance (the dispatch is read as one value, and
+        // a worker joins only the epoch it read, while it is open).
         let widths = [2, 3, 2, 4, 3, 2];
         let pool_threads = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
             .max(4);
         for round in 0..3000 {
             let threads = widths[round % widths.len()].min(pool_threads);
-            let hits: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
-            run(threads, &|i| {
-                hits[i].fetch_add(1, Ordering::Relaxed);
-            });
-            for (i, h) in hits.iter().enumerate() {
-                assert_eq!(h.load(Ordering::Relaxed), 1, "round {round}: part {i}");
-            }
+            let (done, parts) = claimed_job(threads, 7);
+            assert!(done.iter().all(|&d| d == 1), "round {round}: {done:?}");
+            assert!(parts.iter().all(|&p| p <= 1), "round {round}: {parts:?}");
         }
     }
 
     #[test]
     fn a_panicking_part_is_reported_to_the_caller() {
-        let result = catch_unwind(|| run(2, &|i| assert!(i != 1, "part one fails")));
+        // The caller's part waits until part one has started, so part one is sure to run.
+        let started = AtomicBool::new(false);
+        let result = catch_unwind(|| {
+            run(2, &|i| {
+                if i == 1 {
+                    started.store(true, Ordering::Release);
+                    panic!("part one fails");
+                }
+                while !started.load(Ordering::Acquire) {
+                    std::thread::yield_now();
+                }
+            })
+        });
         let message = result.unwrap_err();
         let text = panic_message(&*message);
         assert!(text.contains("part one fails"), "{text}");
         // The pool still works afterwards.
-        let sum = AtomicUsize::new(0);
-        run(2, &|i| {
-            sum.fetch_add(i + 1, Ordering::Relaxed);
-        });
-        assert_eq!(sum.load(Ordering::Relaxed), 3);
+        let (done, _) = claimed_job(2, 10);
+        assert!(done.iter().all(|&d| d == 1));
     }
 }
