@@ -646,6 +646,12 @@ rates-memory-assumed = memory not measured (10 GB/s assumed)
 rates-elementwise = , element-wise { $gbs } GB/s
 rates-elementwise-assumed = , element-wise not measured (half the bandwidth: { $gbs } GB/s)
 rates-cached = { $source } (cached in { $path })
+rates-bad-values = a rate is not a positive finite number, or the sizes are out of order
+rates-collapse = the matmul rate falls from { $fast } GFLOP/s at n = { $small } to { $slow } at n = { $large }, which no CPU does: something else was using the cores
+rates-cache-invalid = the cached rates were not usable ({ $why }), so they were measured again
+rates-cache-busy = the cached rates were measured on a busy machine and this one is quiet now, so they were measured again
+rates-busy = measured while the machine was busy (load { $load }): each size's best of three runs, times may read long
+rates-not-cached = not cached ({ $why }); close other programs and run `gpulab fit --remeasure`
 gpu-unknown = unknown GPU { $given }; did you mean { $guess }? (all: { $all })
 
 ## Labs (src/labs.rs, labs/*/main.rs)

@@ -646,6 +646,12 @@ rates-memory-assumed = 메모리는 재지 않음 (10 GB/s로 가정)
 rates-elementwise = , 원소별 연산 { $gbs } GB/s
 rates-elementwise-assumed = , 원소별 연산은 재지 않음 (대역폭의 절반: { $gbs } GB/s)
 rates-cached = { $source } ({ $path }에 캐시됨)
+rates-bad-values = 속도 값이 유한한 양수가 아니거나 크기 순서가 맞지 않습니다
+rates-collapse = 행렬곱 속도가 n = { $small }에서 { $fast } GFLOP/s, n = { $large }에서 { $slow } GFLOP/s로 떨어지는데, 이런 CPU는 없습니다: 다른 작업이 코어를 쓰고 있었습니다
+rates-cache-invalid = 캐시된 속도를 쓸 수 없어({ $why }) 다시 쟀습니다
+rates-cache-busy = 캐시된 속도는 바쁜 컴퓨터에서 잰 것이고 지금은 한가하므로 다시 쟀습니다
+rates-busy = 컴퓨터가 바쁠 때 잼(부하 { $load }): 크기마다 세 번 중 가장 좋은 값, 시간이 길게 나올 수 있음
+rates-not-cached = 캐시하지 않음({ $why }). 다른 프로그램을 닫고 `gpulab fit --remeasure`를 실행하세요
 gpu-unknown = 알 수 없는 GPU { $given }. 혹시 { $guess }? (전체: { $all })
 
 ## Labs (src/labs.rs, labs/*/main.rs)
