@@ -21,6 +21,12 @@ use clap::FromArgMatches;
 static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;
 
 fn main() -> ExitCode {
+    // Interrupted, gpulab leaves nothing running and no temporary file behind; 130 is the
+    // shell's code for "ended by Ctrl-C". A handler that cannot be set only loses that tidying.
+    let _ = ctrlc::set_handler(|| {
+        gpulab::process::clean_up_after_interrupt();
+        std::process::exit(130);
+    });
     // clap's command with its texts in the learner's language (src/cli/help.rs), then the
     // derive structs filled from what it parsed.
     // Arguments as the OS gives them: a file name that is not UTF-8 reaches clap, which refuses

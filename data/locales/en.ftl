@@ -711,7 +711,7 @@ plot-states-axis = optimizer states per parameter (0 SGD, 1 momentum, 2 AdamW)
 plot-bytes-axis = bytes / parameter
 cpu-unknown = unknown CPU
 cuda-no-pool = this GPU has no stream-ordered memory pool, so its peaks cannot be read exactly; measure on the CPU instead
-progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}percent{"}"}% {"{"}msg{"}"}
+progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}percent{"}"}% done {"{"}msg{"}"}
 fw-not-compiled = the candle crate has not been built with cuda support
 
 ## --help (src/cli/args.rs; applied by src/cli/help.rs)

@@ -711,7 +711,7 @@ plot-states-axis = 파라미터당 옵티마이저 상태 수 (0 SGD, 1 momentum
 plot-bytes-axis = 바이트 / 파라미터
 cpu-unknown = 알 수 없는 CPU
 cuda-no-pool = 이 GPU에는 스트림 순서 메모리 풀이 없어서 최고치를 정확히 읽을 수 없습니다. 대신 CPU에서 재세요
-progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}percent{"}"}% {"{"}msg{"}"}
+progress-template = {"{"}spinner{"}"} [{"{"}elapsed_precise{"}"}] {"{"}bar:30{"}"} {"{"}percent{"}"}% 완료 {"{"}msg{"}"}
 fw-not-compiled = 이 candle은 cuda 지원 없이 빌드되었습니다
 
 ## --help (src/cli/args.rs; applied by src/cli/help.rs)

@@ -471,7 +471,8 @@ pub fn run(
     if let Some(m) = shapes.iter().find(|m| !m.family.is_transformer()) {
         return Err(Error::Invalid(t!("tstep-family", family = m.family.name())));
     }
-    let dir = tempfile::tempdir().map_err(|source| Error::Io {
+    // Removed on return and on Ctrl-C alike (src/process.rs).
+    let dir = crate::process::TempFolder::new().map_err(|source| Error::Io {
         path: std::env::temp_dir(),
         source,
     })?;

@@ -96,7 +96,72 @@ pub fn available_ram() -> Bytes {
     let system = System::new_with_specifics(
         RefreshKind::nothing().with_memory(MemoryRefreshKind::nothing().with_ram()),
     );
-    Bytes(system.available_memory())
+    // A container's memory limit and this process's address-space limit bind before the
+    // host's RAM does: a guard that read only the host's was OOM-killed in a 1.5 GiB cgroup.
+    let host = system.available_memory();
+    let limits = [container_headroom(), address_space_headroom()];
+    Bytes(limits.into_iter().flatten().fold(host, u64::min))
+}
+
+/// Memory left under this process's cgroup limit (v2 `memory.max` − `memory.current`, or v1's
+/// `limit_in_bytes` − `usage_in_bytes`); None when no limit is set or the files are absent.
+fn container_headroom() -> Option<u64> {
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let own = read("/proc/self/cgroup")
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("0::").map(|p| p.trim().to_string()))
+        })
+        .unwrap_or_default();
+    let v2 = [format!("/sys/fs/cgroup{own}"), "/sys/fs/cgroup".to_string()]
+        .into_iter()
+        .find_map(|dir| {
+            headroom(
+                &read(&format!("{dir}/memory.max"))?,
+                &read(&format!("{dir}/memory.current"))?,
+            )
+        });
+    v2.or_else(|| {
+        headroom(
+            &read("/sys/fs/cgroup/memory/memory.limit_in_bytes")?,
+            &read("/sys/fs/cgroup/memory/memory.usage_in_bytes")?,
+        )
+    })
+}
+
+/// A limit and a usage as cgroup files write them; None for "max" or a v1 "no limit" (a value
+/// near 2^63).
+pub fn headroom(limit: &str, usage: &str) -> Option<u64> {
+    let limit: u64 = limit.trim().parse().ok()?;
+    let usage: u64 = usage.trim().parse().ok()?;
+    (limit < 1 << 60).then(|| limit.saturating_sub(usage))
+}
+
+/// Address space left under `ulimit -v` (RLIMIT_AS): its soft limit from /proc/self/limits
+/// less this process's VmSize; None when unlimited or unknown.
+fn address_space_headroom() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    address_space_left(&limits, &status)
+}
+
+/// The address-space headroom from the texts of /proc/self/limits and /proc/self/status.
+pub fn address_space_left(limits: &str, status: &str) -> Option<u64> {
+    let soft: u64 = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    let used_kib: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmSize:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(soft.saturating_sub(used_kib.saturating_mul(1024)))
 }
 
 /// The widest SIMD level, checked at run time (the binary is built for baseline x86-64).
@@ -150,6 +215,19 @@ fn detect_container() -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn container_and_address_space_limits_are_read() {
+        assert_eq!(headroom("1610612736\n", "1073741824\n"), Some(536_870_912));
+        assert_eq!(headroom("max\n", "5\n"), None);
+        assert_eq!(headroom("9223372036854771712", "5"), None);
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\nMax address space         2147483648           unlimited            bytes\n";
+        let status = "Name:\tgpulab\nVmSize:\t  1048576 kB\n";
+        assert_eq!(address_space_left(limits, status), Some(1 << 30));
+        let unlimited = limits.replace("2147483648", "unlimited ");
+        assert_eq!(address_space_left(&unlimited, status), None);
+    }
+
     use super::*;
 
     #[test]
