@@ -213,6 +213,26 @@ fn detect_container() -> Option<String> {
     }
 }
 
+/// Threads of other programs running right now: the median of five readings of Linux's
+/// `procs_running` (/proc/stat) over 40 ms, less this one. Not the load average, which lags a
+/// minute behind and counts our own last run. None where the OS does not say.
+pub fn load_average() -> Option<f64> {
+    let read = || -> Option<f64> {
+        let text = std::fs::read_to_string("/proc/stat").ok()?;
+        let line = text.lines().find(|l| l.starts_with("procs_running"))?;
+        line.split_whitespace().nth(1)?.parse::<f64>().ok()
+    };
+    let mut samples = Vec::new();
+    for i in 0..5 {
+        if i > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        samples.push(read()?);
+    }
+    samples.sort_by(f64::total_cmp);
+    Some((samples[2] - 1.0).max(0.0))
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -238,24 +258,4 @@ mod tests {
         assert!(host.ram_available <= host.ram_total);
         assert!(!host.simd.is_empty());
     }
-}
-
-/// Threads of other programs running right now: the median of five readings of Linux's
-/// `procs_running` (/proc/stat) over 40 ms, less this one. Not the load average, which lags a
-/// minute behind and counts our own last run. None where the OS does not say.
-pub fn load_average() -> Option<f64> {
-    let read = || -> Option<f64> {
-        let text = std::fs::read_to_string("/proc/stat").ok()?;
-        let line = text.lines().find(|l| l.starts_with("procs_running"))?;
-        line.split_whitespace().nth(1)?.parse::<f64>().ok()
-    };
-    let mut samples = Vec::new();
-    for i in 0..5 {
-        if i > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        samples.push(read()?);
-    }
-    samples.sort_by(f64::total_cmp);
-    Some((samples[2] - 1.0).max(0.0))
 }
