@@ -203,7 +203,8 @@ pub struct EstimateArgs {
     /// (16-bit with fp32 master copy and optimizer state, as PyTorch AMP); f16; nf4 (QLoRA base).
     #[arg(long, default_value = "bf16")]
     pub dtype: String,
-    /// sgd, momentum or adamw.
+    /// sgd, momentum, adamw, adamw-fused, paged-adamw, adamw-8bit, paged-adamw-8bit or
+    /// adafactor.
     #[arg(long, default_value = "adamw")]
     pub optimizer: String,
     /// Architecture for the shape flags: gpt (GPT-2 style) or llama (Llama style).

@@ -345,7 +345,8 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         other => bail!("{}", t!("mode-unknown", given = format!("{other:?}"))),
     };
     let precision = Precision::parse(&args.dtype)?;
-    let optimizer = gpulab::memory::optim::OptimizerKind::parse(&args.optimizer)?;
+    let recipe = gpulab::memory::optim::OptimizerRecipe::parse(&args.optimizer)?;
+    let optimizer = recipe.kind;
     if args.zero > 3 {
         bail!("{}", t!("zero-range"));
     }
@@ -360,7 +361,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         && shape.layers.is_none()
         && shape.d_model.or(args.hidden).is_none();
     if let (true, Some(given), None) = (no_model, &args.memory, &args.gpu) {
-        return estimate_budget(args, given, precision, optimizer);
+        return estimate_budget(args, given, precision, recipe);
     }
     let config = match &args.config {
         Some(path) => {
@@ -444,6 +445,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         on_gpu,
         target_cc,
         lora_trainable: None,
+        state_bytes: recipe.state_bytes,
     };
     // The adapters as peft counts them on this model's own layers.
     let lora_trainable = match (args.lora_rank, &model) {
@@ -501,8 +503,9 @@ fn estimate_budget(
     args: &EstimateArgs,
     given: &str,
     precision: gpulab::plan::estimate::Precision,
-    optimizer: gpulab::memory::optim::OptimizerKind,
+    recipe: gpulab::memory::optim::OptimizerRecipe,
 ) -> anyhow::Result<ExitCode> {
+    let optimizer = recipe.kind;
     use gpulab::plan::estimate as est;
     let budget = est::parse_memory(given)?;
     let torch = torch_variant(&args.torch, true)?;
@@ -515,6 +518,7 @@ fn estimate_budget(
         torch,
         checkpointing: args.checkpointing,
         on_gpu: true,
+        state_bytes: recipe.state_bytes,
         ..est::EstimateInput::mixed_precision_adam(1)
     };
     let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;

@@ -22,6 +22,54 @@ pub enum OptimizerKind {
     Adamw,
 }
 
+/// An optimizer as recipes name it: the kind whose step was measured, and the bytes its state
+/// holds per trainable parameter when they differ from that kind's (bitsandbytes' 8-bit
+/// moments, Adafactor's factored second moment).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OptimizerRecipe {
+    /// The measured kind it is modelled on.
+    pub kind: OptimizerKind,
+    /// Its name as given on the command line, canonical.
+    pub name: &'static str,
+    /// State bytes per trainable parameter (None: the kind's own).
+    pub state_bytes: Option<f64>,
+}
+
+impl OptimizerRecipe {
+    /// Parses sgd, momentum, adamw (adam), adamw-fused, paged-adamw, adamw-8bit,
+    /// paged-adamw-8bit and adafactor.
+    pub fn parse(text: &str) -> Result<OptimizerRecipe> {
+        // bitsandbytes' 8-bit Adam: two uint8 moments plus an fp32 scale per 2,048-element
+        // block of each (its blockwise quantization).
+        const EIGHT_BIT: f64 = 2.0 + 2.0 * 4.0 / 2048.0;
+        let (kind, name, state_bytes) =
+            match text.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+                "adamw-fused" | "fused-adamw" => (OptimizerKind::Adamw, "adamw-fused", None),
+                // Paged: the same fp32 moments in unified memory (they can spill to the host under
+                // pressure; counted on the GPU here).
+                "paged-adamw" | "paged-adamw-32bit" => (OptimizerKind::Adamw, "paged-adamw", None),
+                "adamw-8bit" | "adamw8bit" | "adam8bit" | "8bit-adamw" => {
+                    (OptimizerKind::Adamw, "adamw-8bit", Some(EIGHT_BIT))
+                }
+                "paged-adamw-8bit" | "paged-adamw8bit" => {
+                    (OptimizerKind::Adamw, "paged-adamw-8bit", Some(EIGHT_BIT))
+                }
+                // Transformers' Adafactor defaults: no first moment, the second factored into a
+                // row and a column vector per matrix: next to nothing per parameter.
+                "adafactor" => (OptimizerKind::Adamw, "adafactor", Some(0.0)),
+                other => {
+                    let kind = OptimizerKind::parse(other)?;
+                    (kind, kind.name(), None)
+                }
+            };
+        Ok(OptimizerRecipe {
+            kind,
+            name,
+            state_bytes,
+        })
+    }
+}
+
 impl OptimizerKind {
     /// Parses "sgd", "momentum", "adamw" (or "adam").
     pub fn parse(text: &str) -> Result<OptimizerKind> {
@@ -241,6 +289,27 @@ pub fn train_steps(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn recipes_name_their_measured_kind_and_state() {
+        let r = OptimizerRecipe::parse("paged_adamw_8bit").unwrap();
+        assert_eq!((r.kind, r.name), (OptimizerKind::Adamw, "paged-adamw-8bit"));
+        assert!((r.state_bytes.unwrap() - 2.0).abs() < 0.01);
+        assert_eq!(
+            OptimizerRecipe::parse("adafactor").unwrap().state_bytes,
+            Some(0.0)
+        );
+        assert_eq!(
+            OptimizerRecipe::parse("adamw-fused").unwrap().state_bytes,
+            None
+        );
+        assert_eq!(
+            OptimizerRecipe::parse("sgd").unwrap().kind,
+            OptimizerKind::Sgd
+        );
+        assert!(OptimizerRecipe::parse("lion").is_err());
+    }
+
     use super::*;
     use crate::memory::models::{random_batch, Family, Model, ModelConfig};
     use candle_core::Device;

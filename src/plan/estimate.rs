@@ -314,6 +314,10 @@ pub struct EstimateInput {
     /// the key/value heads, every target named); None: the textbook's 2·r·2d per layer.
     #[serde(default)]
     pub lora_trainable: Option<u64>,
+    /// Optimizer state bytes per trainable parameter when the recipe's optimizer keeps other
+    /// state than its measured kind (8-bit AdamW: 2.004; Adafactor: ~0); None: the kind's own.
+    #[serde(default)]
+    pub state_bytes: Option<f64>,
 }
 
 impl EstimateInput {
@@ -337,6 +341,7 @@ impl EstimateInput {
             on_gpu: true,
             target_cc: None,
             lora_trainable: None,
+            state_bytes: None,
         }
     }
 }
@@ -387,7 +392,16 @@ pub fn zero_model_states(input: &EstimateInput, trainable: u64) -> (f64, f64, f6
     let psi = input.params as f64;
     let t = trainable as f64;
     let per = textbook_state_bytes(input.precision, input.optimizer_states);
-    let (w_bytes, g_bytes, k) = (per.weights, per.gradients, per.optimizer);
+    let (w_bytes, g_bytes, mut k) = (per.weights, per.gradients, per.optimizer);
+    if let Some(state) = input.state_bytes {
+        // The moments replaced; AMP's fp32 master copy stays.
+        let master = if input.precision == Precision::Mixed {
+            4.0
+        } else {
+            0.0
+        };
+        k = master + state;
+    }
     let mut weights = psi * w_bytes;
     if input.precision == Precision::Nf4 {
         // Adapters are kept in 16-bit next to the 4-bit base.
@@ -680,12 +694,32 @@ pub fn measured_column(
                     b.0 = b.0.saturating_sub(saved);
                 }
             }
+            if let Some(state) = input.state_bytes {
+                // The measured AdamW step with its fp32 moments swapped for the recipe's state:
+                // every moment that holds them moves by the difference.
+                let trained = model.trainable_count() as f64;
+                let delta = (state - m.per_param[2]) * trained;
+                for b in [
+                    &mut p.optimizer_state,
+                    &mut p.backward_peak,
+                    &mut p.step_peak,
+                ] {
+                    b.0 = (b.0 as f64 + delta).max(0.0) as u64;
+                }
+                p.peak = p.backward_peak.max(p.step_peak);
+            }
             column.total = Some(Bytes(p.peak.0 + context.0));
             column.prediction = Some(p);
             if torch {
                 let mut said = variant.describe(optimizer);
                 if nf4 {
                     said = format!("{said}; {}", t!("assumes-nf4"));
+                }
+                if let Some(state) = input.state_bytes {
+                    said = format!(
+                        "{said}; {}",
+                        t!("assumes-state", bytes = format!("{state:.2}"))
+                    );
                 }
                 if input.on_gpu {
                     said = format!(
