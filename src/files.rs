@@ -3,7 +3,7 @@
 //! the loader of the embedded TOML catalogues (errors name the file, line and column).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
@@ -139,8 +139,74 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
     }
     tmp.write_all(bytes).map_err(io)?;
     tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
+    if overwrite {
+        tmp.persist(path).map_err(|e| io(e.error))?;
+    } else {
+        // No-clobber in one step: two writers racing for the same name cannot both win (the
+        // check above only spares the work).
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                Error::Invalid(t!("file-exists", path = path.display()))
+            } else {
+                io(e.error)
+            }
+        })?;
+    }
     Ok(())
+}
+
+/// Output files claimed before a long run: each created empty with `create_new` (so a second
+/// run cannot claim them too), and removed again unless the run keeps them, so a failed run
+/// neither leaves half a set behind nor blocks the next one.
+pub struct Claim {
+    created: Vec<PathBuf>,
+    kept: bool,
+}
+
+impl Claim {
+    /// Claims `paths`; with `force` existing files are left to be replaced instead. A name the
+    /// file system refuses (too long, a bad character) is refused here, before any work.
+    pub fn new(paths: &[&Path], force: bool) -> Result<Claim> {
+        let mut claim = Claim {
+            created: Vec::new(),
+            kept: false,
+        };
+        for path in paths {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+            {
+                Ok(_) => claim.created.push(path.to_path_buf()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && force => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    return Err(Error::Invalid(t!("file-exists", path = path.display())));
+                }
+                Err(source) => {
+                    return Err(Error::Io {
+                        path: path.to_path_buf(),
+                        source: os_reason(source),
+                    })
+                }
+            }
+        }
+        Ok(claim)
+    }
+
+    /// The run succeeded: its files stay.
+    pub fn keep(mut self) {
+        self.kept = true;
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        if !self.kept {
+            for path in &self.created {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
 }
 
 /// Makes sure `dir` is a folder this process can write files into (creating it if needed), so a

@@ -426,6 +426,21 @@ pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
         name,
         &t!("report-redo"),
     )?;
+    // A hand-edited report must not print negative or absurd times: every time positive and
+    // under a day, every speed-up and rate positive and finite.
+    let f = &r.fields;
+    let time_ok = |t: Option<f64>| t.is_none_or(|t| t.is_finite() && t > 0.0 && t < 86_400.0);
+    let ratio_ok = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
+    let speedup_ok = f
+        .speedup
+        .is_none_or(|(m, lo, hi)| ratio_ok(m) && ratio_ok(lo) && ratio_ok(hi));
+    let rates_ok = r.bench.results.iter().all(|p| {
+        p.gflops
+            .is_none_or(|g| g.is_finite() && (0.0..1e9).contains(&g))
+    });
+    if !(time_ok(f.cpu_time_s) && time_ok(f.gpu_time_s) && speedup_ok && rates_ok) {
+        return Err(crate::Error::Invalid(t!("report-bad-numbers", name = name)));
+    }
     Ok(r)
 }
 

@@ -621,12 +621,15 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     let (speed_path, memory_path) = (args.out.join(&speed_svg), args.out.join(&memory_svg));
     // Refuse before measuring anything, so a minute of work is never thrown away: the folder
     // must be writable, and no file of the set (plots included) is replaced without --force.
+    // The set is claimed (created empty, exclusively) now, so two runs cannot both write it;
+    // a run that fails removes what it claimed.
     gpulab::files::writable_dir(&args.out)?;
     for p in [&md, &json, &speed_path, &memory_path] {
         if p.exists() && !args.force {
             bail!("{}", t!("out-exists-report", path = p.display()));
         }
     }
+    let claim = gpulab::files::Claim::new(&[&md, &json, &speed_path, &memory_path], args.force)?;
     // The bar counts milliseconds of the stages as they took last time on this machine
     // (data/runs/report-stages.json; typical times on a 2-core machine the first time), so its
     // ETA follows the real, uneven stages rather than counting them as equal steps.
@@ -666,17 +669,31 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         );
     }
     bar.finish_and_clear();
-    let bench_panels = bench::export::plot_panels(&r.bench);
-    gpulab::plot::write_svg(&speed_path, &bench_panels, args.force)?;
-    let memory_panels = report::memory_panels(&r);
-    gpulab::plot::write_svg(&memory_path, &memory_panels, args.force)?;
-    let text = report::to_markdown(&r, lang, &[speed_svg, memory_svg]);
-    write_atomic(
-        &json,
-        (serde_json::to_string_pretty(&r)? + "\n").as_bytes(),
-        args.force,
-    )?;
-    write_atomic(&md, text.as_bytes(), args.force)?;
+    let measured = serde_json::to_string_pretty(&r)? + "\n";
+    let write_all = || -> anyhow::Result<()> {
+        // The files are ours now (claimed above): replaced in place.
+        gpulab::plot::write_svg(&speed_path, &bench::export::plot_panels(&r.bench), true)?;
+        gpulab::plot::write_svg(&memory_path, &report::memory_panels(&r), true)?;
+        let text = report::to_markdown(&r, lang, &[speed_svg.clone(), memory_svg.clone()]);
+        write_atomic(&json, measured.as_bytes(), true)?;
+        write_atomic(&md, text.as_bytes(), true)?;
+        Ok(())
+    };
+    if let Err(e) = write_all() {
+        // A full disk must not lose the measurements: they go to the temporary folder (or, if
+        // even that fails, to stdout), and the claimed set is removed so a rerun is not blocked.
+        drop(claim);
+        let fallback = std::env::temp_dir().join(format!("{base}.json"));
+        let kept = match write_atomic(&fallback, measured.as_bytes(), true) {
+            Ok(()) => fallback.display().to_string(),
+            Err(_) => {
+                emitln!("{measured}");
+                "stdout".to_string()
+            }
+        };
+        bail!("{}: {}", e, t!("report-kept", path = kept));
+    }
+    claim.keep();
     let written: Vec<String> = [&md, &json, &speed_path, &memory_path]
         .iter()
         .map(|p| p.display().to_string())
