@@ -103,6 +103,8 @@ cuda-matmul-off = matmul result off by { $error } (tolerance { $tolerance })
 
 ## PyTorch's view (src/probe/pytorch.rs)
 torch-no-result = the probe printed no result
+torch-crashed = { $reason }: it exited with { $code } ("{ $said }")
+torch-by-signal = a signal
 torch-unreadable = the probe's result is not readable: { $error }
 torch-no-version = the probe's result names no torch version
 torch-found = torch { $version } ({ $python }) · built with CUDA { $cuda } · is_available() { $available } · { $count } device(s)

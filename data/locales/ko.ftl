@@ -103,6 +103,8 @@ cuda-matmul-off = 행렬곱 결과가 { $error }만큼 틀렸습니다 (허용 �
 
 ## PyTorch's view (src/probe/pytorch.rs)
 torch-no-result = 검사 스크립트가 결과를 출력하지 않았습니다
+torch-crashed = { $reason }: 종료 코드 { $code } ("{ $said }")
+torch-by-signal = 시그널
 torch-unreadable = 검사 스크립트의 결과를 읽을 수 없습니다: { $error }
 torch-no-version = 검사 결과에 torch 버전이 없습니다
 torch-found = torch { $version } ({ $python }) · 빌드 CUDA { $cuda } · is_available() { $available } · 장치 { $count }개

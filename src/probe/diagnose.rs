@@ -186,10 +186,14 @@ pub fn diagnose(driver: &DriverView, framework: &FrameworkView) -> Diagnosis {
             // A failure that names no driver problem (`nvidia-smi` exiting with nothing known in
             // its output, or not starting at all) proves no GPU either: with no device seen by
             // either view, there is none to use, and the headline says what is unknown.
+            // So does an nvidia-smi that cannot be started (a folder, a file that is not a
+            // program) or that prints something unreadable.
             None
             | Some(SmiFailure::NotInstalled)
             | Some(SmiFailure::NoDevices)
-            | Some(SmiFailure::Failed { .. }) => Readiness::NoGpu,
+            | Some(SmiFailure::Failed { .. })
+            | Some(SmiFailure::CannotStart { .. })
+            | Some(SmiFailure::Unparseable { .. }) => Readiness::NoGpu,
             Some(_) => Readiness::NotUsable,
         });
 
@@ -219,7 +223,9 @@ fn summarize(overall: Readiness, gpus: &[GpuVerdict], findings: &[Finding]) -> (
             let headline = findings
                 .first()
                 .map(|f| match f.cause {
-                    Cause::SmiFailed => t!("head-no-gpu-unknown", reason = f.summary),
+                    Cause::SmiFailed | Cause::SmiUnreadable | Cause::SmiPermissionDenied => {
+                        t!("head-no-gpu-unknown", reason = f.summary)
+                    }
                     _ => t!("head-no-gpu-because", reason = f.summary),
                 })
                 .unwrap_or_else(|| t!("head-no-gpu"));

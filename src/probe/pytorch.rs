@@ -160,12 +160,43 @@ pub fn parse(stdout: &str) -> TorchStatus {
     })
 }
 
+/// The last line of a program's error output, at most 200 characters: enough to name a crash
+/// without printing a 5 MB traceback back.
+fn last_words(stderr: &str) -> String {
+    let line = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    match line.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
 /// Asks `python` (a bounded child process).
 pub fn probe(python: &Path, timeout: Duration) -> TorchView {
     let status = match crate::process::run_with_timeout(python, &["-c", SCRIPT], None, timeout) {
         Err(_) => TorchStatus::NoPython,
         Ok(None) => TorchStatus::TimedOut,
-        Ok(Some(out)) => parse(&out.stdout),
+        Ok(Some(out)) => match parse(&out.stdout) {
+            // No answer at all: say how the python ended and the last of what it said.
+            TorchStatus::Unreadable { reason } if out.exit_code != Some(0) => {
+                let said = last_words(&out.stderr);
+                TorchStatus::Unreadable {
+                    reason: t!(
+                        "torch-crashed",
+                        reason = reason,
+                        code = out
+                            .exit_code
+                            .map_or_else(|| t!("torch-by-signal"), |c| c.to_string()),
+                        said = said
+                    ),
+                }
+            }
+            status => status,
+        },
     };
     TorchView {
         python: python.to_path_buf(),
