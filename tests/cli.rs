@@ -1737,3 +1737,134 @@ fn every_command_fits_the_terminal() {
         assert!(gpulab::table::width(line) <= 80, "report: {line:?}");
     }
 }
+
+/// The hostile inputs of a broken machine or a careless hand, each ending in a clear refusal
+/// or a correct answer within its bound: no panic (101), hang, orphan or clobber.
+#[test]
+fn hostile_inputs_end_in_a_clear_answer() {
+    let no_panic = |out: &std::process::Output, what: &str| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() != Some(101) && !err.contains("panicked"),
+            "{what}: {out:?}"
+        );
+    };
+    // Floats that overflow a Duration, shapes that overflow u64, a CUDA device on a CPU build.
+    for args in [
+        &["check", "--no-torch", "--smi-timeout", "1e20"][..],
+        &["bench", "--budget", "1e308"],
+        &[
+            "estimate",
+            "--arch",
+            "gpt",
+            "--layers",
+            "1",
+            "--d-model",
+            "4294967296",
+            "--heads",
+            "1",
+        ],
+        &["measure", "--batch", "18446744073709551615"],
+        &["bench", "--device", "cuda:0", "--sizes", "64"],
+    ] {
+        if args[0] == "bench" && args[2] == "cuda:0" && gpulab::probe::cuda::COMPILED {
+            continue;
+        }
+        let out = english().unwrap().args(args).output().unwrap();
+        no_panic(&out, &format!("{args:?}"));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+    }
+    // An argument that is not UTF-8.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"\xff.json");
+        let out = english()
+            .unwrap()
+            .arg("compare")
+            .arg(bad)
+            .arg("b.json")
+            .output()
+            .unwrap();
+        no_panic(&out, "non-UTF-8 argument");
+        assert_eq!(out.status.code(), Some(2));
+    }
+    // Errors written to a full stderr.
+    let full = fs::OpenOptions::new().write(true).open("/dev/full");
+    if let Ok(full) = full {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_gpulab"))
+            .current_dir(scratch())
+            .args(["estimate", "gpt-5"])
+            .stderr(full)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{status:?}");
+    }
+    // An nvidia-smi that exits but leaves a helper holding its output, and one that never stops
+    // printing: both bounded by the timeout.
+    for script in ["echo hello; sleep 30 &", "yes"] {
+        let fake = FakeSmi::new().text("nvidia-smi", &format!("#!/bin/sh\n{script}\n"));
+        let started = Instant::now();
+        let out = fake
+            .gpulab()
+            .args(["check", "--no-torch", "--smi-timeout", "2"])
+            .output()
+            .unwrap();
+        no_panic(&out, script);
+        assert!(started.elapsed() < Duration::from_secs(20), "{script}");
+        assert!(out.stdout.len() < 100_000, "{script}: output echoed back");
+    }
+    // A report whose name the file system refuses: refused before measuring, nothing left.
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = english()
+        .unwrap()
+        .args([
+            "report",
+            "--quiet",
+            "--no-torch",
+            "--name",
+            &"x".repeat(300),
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    // A hand-edited report with a negative time is refused by compare.
+    let mut edited: Value =
+        serde_json::from_str(&fs::read_to_string(fixture("../report/cpu-2threads.json")).unwrap())
+            .unwrap();
+    edited["fields"]["cpu_time_s"] = serde_json::json!(-3.0);
+    let path = dir.path().join("edited.json");
+    fs::write(&path, edited.to_string()).unwrap();
+    english()
+        .unwrap()
+        .arg("compare")
+        .arg(&path)
+        .arg(fixture("../report/cpu-1thread.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("edited"));
+    // Four writers of the same configs at once: exactly one wins, the set is one plan's.
+    let race = tempfile::tempdir().unwrap();
+    let runs: Vec<_> = (0..4)
+        .map(|_| {
+            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gpulab"));
+            cmd.current_dir(race.path())
+                .env("LC_ALL", "C.UTF-8")
+                .args(["fit", "--lesson", "full-ft-llama3-8b", "--configs", "cfg"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    let wins = runs
+        .into_iter()
+        .map(|mut c| c.wait().unwrap())
+        .filter(|s| s.success())
+        .count();
+    assert_eq!(wins, 1);
+}

@@ -287,3 +287,43 @@ fn the_unedited_files_parse() {
     Calibration::parse(&read("data/calibration-torch-cpu.json"), "c").unwrap();
     gpulab::report::parse(&read("data/fixtures/report/cpu-2threads.json"), "r").unwrap();
 }
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Shapes of any size: refused with a clear message or counted exactly, never wrapped (a
+    /// u64 product that overflowed once read 77 G parameters for 9.2e19), and a config.json with
+    /// any numbers likewise.
+    #[test]
+    fn shapes_of_any_size_are_refused_or_counted_without_overflow(
+        layers in 1u64..1 << 40, d in 1u64..1 << 40, heads in 1u64..64, vocab in 2u64..1 << 40,
+        llama in any::<bool>(),
+    ) {
+        let q = gpulab::plan::estimate::ModelQuery {
+            arch: Some(if llama { "llama" } else { "gpt" }.into()),
+            layers: Some(layers),
+            d_model: Some(d * heads),
+            heads: Some(heads),
+            vocab: Some(vocab),
+            seq_len: Some(128),
+            batch: 1,
+            ..Default::default()
+        };
+        match gpulab::plan::estimate::resolve(&q) {
+            Ok((params, _)) => {
+                prop_assert!(params as u128 <= gpulab::memory::models::MAX_PARAMS);
+                // Every term is below the total, so nothing wrapped: the embedding alone.
+                prop_assert!(params as u128 >= vocab as u128 * (d * heads) as u128);
+            }
+            Err(e) => clear(&e.to_string()),
+        }
+        let config = format!(
+            r#"{{"model_type":"{}","hidden_size":{},"num_attention_heads":{heads},"num_hidden_layers":{layers},"intermediate_size":{d},"vocab_size":{vocab}}}"#,
+            if llama { "qwen2" } else { "mistral" },
+            d * heads
+        );
+        if let Err(e) = gpulab::memory::models::hf_config::from_hf_config(&config, "c.json") {
+            clear(&e.to_string());
+        }
+    }
+}
