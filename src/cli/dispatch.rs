@@ -346,7 +346,6 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     };
     let precision = Precision::parse(&args.dtype)?;
     let recipe = gpulab::memory::optim::OptimizerRecipe::parse(&args.optimizer)?;
-    let optimizer = recipe.kind;
     if args.zero > 3 {
         bail!("{}", t!("zero-range"));
     }
@@ -427,25 +426,15 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     };
     // The PyTorch column's step as people run it on the target: foreach on a GPU.
     let on_gpu = args.gpu.is_some() || args.gpus > 1;
-    let torch = torch_variant(&args.torch, on_gpu)?;
     let input = EstimateInput {
         params,
         shape: model.as_ref().map(est::TransformerShape::of),
         batch: args.batch,
         mode,
-        precision,
-        optimizer_states: optimizer.states_per_param(),
-        optimizer: Some(optimizer),
-        lora_rank: args.lora_rank,
-        lora_targets: torch.lora,
-        torch,
-        checkpointing: args.checkpointing,
         gpus: args.gpus,
         zero_stage: args.zero,
-        on_gpu,
         target_cc,
-        lora_trainable: None,
-        state_bytes: recipe.state_bytes,
+        ..recipe_input(args, precision, recipe, on_gpu)?
     };
     // The adapters as peft counts them on this model's own layers.
     let lora_trainable = match (args.lora_rank, &model) {
@@ -498,6 +487,29 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The training recipe the flags name (precision, optimizer, LoRA, checkpointing, PyTorch's
+/// step), for a model still to be filled in.
+fn recipe_input(
+    args: &EstimateArgs,
+    precision: gpulab::plan::estimate::Precision,
+    recipe: gpulab::memory::optim::OptimizerRecipe,
+    on_gpu: bool,
+) -> anyhow::Result<gpulab::plan::estimate::EstimateInput> {
+    let torch = torch_variant(&args.torch, on_gpu)?;
+    Ok(gpulab::plan::estimate::EstimateInput {
+        precision,
+        optimizer_states: recipe.kind.states_per_param(),
+        optimizer: Some(recipe.kind),
+        lora_rank: args.lora_rank,
+        lora_targets: torch.lora,
+        torch,
+        checkpointing: args.checkpointing,
+        on_gpu,
+        state_bytes: recipe.state_bytes,
+        ..gpulab::plan::estimate::EstimateInput::mixed_precision_adam(1)
+    })
+}
+
 /// `estimate --memory 24GB` with no model: the lesson's exercise 3 in one command.
 fn estimate_budget(
     args: &EstimateArgs,
@@ -505,22 +517,9 @@ fn estimate_budget(
     precision: gpulab::plan::estimate::Precision,
     recipe: gpulab::memory::optim::OptimizerRecipe,
 ) -> anyhow::Result<ExitCode> {
-    let optimizer = recipe.kind;
     use gpulab::plan::estimate as est;
     let budget = est::parse_memory(given)?;
-    let torch = torch_variant(&args.torch, true)?;
-    let template = est::EstimateInput {
-        precision,
-        optimizer_states: optimizer.states_per_param(),
-        optimizer: Some(optimizer),
-        lora_rank: args.lora_rank,
-        lora_targets: torch.lora,
-        torch,
-        checkpointing: args.checkpointing,
-        on_gpu: true,
-        state_bytes: recipe.state_bytes,
-        ..est::EstimateInput::mixed_precision_adam(1)
-    };
+    let template = recipe_input(args, precision, recipe, true)?;
     let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
     let seq_len = args.shape.seq_len.map_or(512, |s| s as usize);
     let answer = est::answer_budget(&template, budget, &calibrations, seq_len);

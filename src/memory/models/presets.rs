@@ -72,14 +72,8 @@ pub fn preset(name: &str) -> Option<ModelConfig> {
         "llama-2-13b" => llama(32000, 5120, 40, 40, 40, 13824, 4096),
         "llama-3-8b" | "llama-3.1-8b" => llama(128256, 4096, 32, 32, 8, 14336, 8192),
         // Llama 3.2 1B and 3B tie their head to the token embedding (tie_word_embeddings).
-        "llama-3.2-1b" => ModelConfig {
-            tied: true,
-            ..llama(128256, 2048, 16, 32, 8, 8192, 8192)
-        },
-        "llama-3.2-3b" => ModelConfig {
-            tied: true,
-            ..llama(128256, 3072, 28, 24, 8, 8192, 8192)
-        },
+        "llama-3.2-1b" => tied(llama(128256, 2048, 16, 32, 8, 8192, 8192)),
+        "llama-3.2-3b" => tied(llama(128256, 3072, 28, 24, 8, 8192, 8192)),
         // Qwen2.5: biases on q, k and v; the small ones tie their head.
         "qwen2.5-0.5b" => qwen(151936, 896, 24, 14, 2, 4864, true),
         "qwen2.5-1.5b" => qwen(151936, 1536, 28, 12, 2, 8960, true),
@@ -88,29 +82,24 @@ pub fn preset(name: &str) -> Option<ModelConfig> {
         "mistral-7b" | "mistral-7b-v0.1" => llama(32000, 4096, 32, 32, 8, 14336, 4096),
         // Gemma 2: head width 256 (not d / heads), four norms per block, tied head.
         "gemma-2-2b" => ModelConfig {
-            tied: true,
             extras: BlockExtras {
                 head_dim: Some(256),
                 norms_per_block: Some(4),
                 ..BlockExtras::default()
             },
-            ..llama(256000, 2304, 26, 8, 4, 9216, 8192)
+            ..tied(llama(256000, 2304, 26, 8, 4, 9216, 8192))
         },
         "phi-3-mini" | "phi-3-mini-4k" => llama(32064, 3072, 32, 32, 32, 8192, 4096),
-        "smollm2-135m" => ModelConfig {
-            tied: true,
-            ..llama(49152, 576, 30, 9, 3, 1536, 8192)
-        },
-        "smollm2-360m" => ModelConfig {
-            tied: true,
-            ..llama(49152, 960, 32, 15, 5, 2560, 8192)
-        },
-        "smollm2-1.7b" => ModelConfig {
-            tied: true,
-            ..llama(49152, 2048, 24, 32, 32, 8192, 8192)
-        },
+        "smollm2-135m" => tied(llama(49152, 576, 30, 9, 3, 1536, 8192)),
+        "smollm2-360m" => tied(llama(49152, 960, 32, 15, 5, 2560, 8192)),
+        "smollm2-1.7b" => tied(llama(49152, 2048, 24, 32, 32, 8192, 8192)),
         _ => return None,
     })
+}
+
+/// `m` with its head tied to the token embedding (`tie_word_embeddings`).
+fn tied(m: ModelConfig) -> ModelConfig {
+    ModelConfig { tied: true, ..m }
 }
 
 /// A Qwen2/2.5 shape: the Llama block with biases on q, k and v, trained at 4,096 tokens here
