@@ -154,7 +154,7 @@ fn draw_panel<'a>(
         area.draw(&Text::new(
             t!("plot-no-data", title = panel.title),
             (20, 20),
-            ("sans-serif", 16),
+            (FONT, 16),
         ))
         .map_err(plot_err)?;
         return Ok(());
@@ -163,10 +163,17 @@ fn draw_panel<'a>(
         x0 *= 0.5;
         x1 *= 2.0;
     }
-    let y1 = if y1 > 0.0 { y1 * 1.1 } else { 1.0 };
+    // A linear axis keeps its top third free for the legend (upper left), so the legend never
+    // covers a line that rises to the right.
+    let legend_rows = panel.series.len() as f64;
+    let y1 = if y1 > 0.0 {
+        y1 * if panel.log_y { 1.1 } else { 1.1 + 0.08 * legend_rows }
+    } else {
+        1.0
+    };
     let mut builder = ChartBuilder::on(area);
     builder
-        .caption(&panel.title, ("sans-serif", 18))
+        .caption(&panel.title, (FONT, 18))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60);
@@ -211,6 +218,11 @@ fn draw_panel<'a>(
     }
 }
 
+/// The plots' font: Korean faces first, so Hangul titles and labels render (not as boxes) on
+/// Linux (Noto CJK, Nanum), macOS and Windows alike; any sans-serif after them.
+const FONT: &str =
+    "Noto Sans CJK KR, Noto Sans KR, NanumGothic, Apple SD Gothic Neo, Malgun Gothic, sans-serif";
+
 /// Mesh, lines, points and legend, for any kind of axes.
 fn draw_lines<'a, X, Y>(
     mut chart: ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
@@ -235,8 +247,13 @@ where
     } else {
         10
     };
+    // A light grid at the labelled values only: the fine grid hid the data.
     chart
         .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(BLACK.mix(0.12))
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
         .x_labels(x_labels)
         .x_desc(&panel.x_label)
         .y_desc(&panel.y_label)
@@ -269,6 +286,7 @@ where
     }
     chart
         .configure_series_labels()
+        .label_font((FONT, 13))
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         // A roofline's roof runs along the top left; its legend goes where no line is.
