@@ -6,7 +6,7 @@
 //! The pipeline, one folder per stage:
 //! - [`probe`] — what the machine is: the driver's and Candle's views lined up per GPU, with
 //!   causes and fixes (`gpulab check`).
-//! - [`bench`] — how fast: matmul measured properly, the CPU's peak, gpulab's own f32 kernel.
+//! - [`bench`](mod@bench) — how fast: matmul measured properly, the CPU's peak, gpulab's own f32 kernel.
 //! - [`memory`] — how many bytes: real training steps measured phase by phase, the calibration
 //!   file, and the textbook's formulas ([`memory::formulas`]).
 //! - [`plan`] — will it fit: estimates, and every course lesson judged on every target.

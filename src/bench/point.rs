@@ -82,7 +82,7 @@ pub fn cpu_kernel(config: &BenchConfig, dtype: DType) -> CpuKernel {
     }
 }
 
-/// Input sets for a shape: enough to exceed [`ROTATE_BYTES`], at most [`MAX_SETS`].
+/// Input sets for a shape: enough to exceed `ROTATE_BYTES`, at most `MAX_SETS`.
 pub fn input_sets(dtype: DType, shape: MatmulShape) -> usize {
     let (m, k, n) = (shape.m as u128, shape.k as u128, shape.n as u128);
     let set = (m * k + k * n) * dtype.size_in_bytes() as u128;

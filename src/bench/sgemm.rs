@@ -53,7 +53,7 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     /// What `bench` calls it.
     const NAME: CpuKernel;
 
-    /// The micro-kernel: C[0..MR, 0..NR] (+)= Σ_p a[p] ⊗ b[p] over `kc` packed steps.
+    /// The micro-kernel: `C[0..MR, 0..NR] (+)= Σ_p a[p] ⊗ b[p]` over `kc` packed steps.
     ///
     /// # Safety
     /// `a` holds kc×MR floats, `b` kc×NR floats 64-byte aligned; `c` an MR×NR window with row

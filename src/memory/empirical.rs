@@ -1,6 +1,6 @@
 //! gpulab's memory model of a training step: what a framework holds at the step's peak, as a
 //! function of the model's shape, with coefficients **measured** — fitted by least squares from
-//! real steps of small shapes ([`fit`]), saved in the calibration file, and judged on shapes it
+//! real steps of small shapes (`StepModel::fit`), saved in the calibration file, and judged on shapes it
 //! was never fitted on (`measure --validate`). `estimate`, `fit` and `report` read their
 //! measured columns from here; the textbook's formulas are [`crate::memory::formulas`].
 //!
@@ -114,7 +114,7 @@ pub struct Layout {
 pub enum BackwardCounting {
     /// The forward's bytes: each form is what backward adds to them.
     Forward,
-    /// Bytes known without fitting (activation checkpointing, [`checkpointed_layout`]): the
+    /// Bytes known without fitting (activation checkpointing, `checkpointed_layout`): the
     /// first form counts beyond the model states (weights, optimizer state, the batch), the
     /// second beyond [`CheckpointBase::block`]'s gradients and kept inputs. Only the
     /// activations are fitted.
@@ -476,7 +476,7 @@ impl StepModel {
         layout_for(self.family, self.variant.as_ref()).counting
     }
 
-    /// How its step stores the weights (what per_param[0] is per).
+    /// How its step stores the weights (what `per_param[0]` is per).
     pub fn storage(&self) -> WeightStorage {
         WeightStorage::of(self.dtype, self.variant.as_ref())
     }
@@ -795,7 +795,7 @@ pub struct WeightStorage {
     /// The step's dtype: a quantized base keeps its other frozen weights in it.
     pub dtype: DType,
     /// The frozen base's block linears are quantized (QLoRA): they weigh what NF4's storage
-    /// holds exactly ([`ModelConfig::nf4_bytes`]), and per_param[0] is the measured bytes per
+    /// holds exactly ([`ModelConfig::nf4_bytes`]), and `per_param[0]` is the measured bytes per
     /// quantized weight (shown, not used: at small shapes the per-layer constants inflate it).
     pub quantized: bool,
 }
@@ -810,7 +810,7 @@ impl WeightStorage {
     }
 
     /// The weights' bytes of shape `m` from the measured bytes per parameter (`per_param`):
-    /// with LoRA, per_param[0] is the frozen weights' and the adapters weigh what their
+    /// with LoRA, `per_param[0]` is the frozen weights' and the adapters weigh what their
     /// gradients do; a quantized base weighs what NF4's storage holds, the rest of it in the
     /// step's dtype ([`ModelConfig::nf4_base_bytes`]).
     pub fn bytes(&self, m: &ModelConfig, per_param: [f64; 3]) -> f64 {
@@ -834,7 +834,7 @@ impl WeightStorage {
         }
     }
 
-    /// The inverse of [`WeightStorage::bytes`]: per_param[0] from a step's measured `weights`
+    /// The inverse of [`WeightStorage::bytes`]: `per_param[0]` from a step's measured `weights`
     /// and its trained parameters' bytes.
     pub fn per_frozen(&self, m: &ModelConfig, weights: f64, trained_bytes: f64) -> f64 {
         let (p, trained) = (m.param_count() as f64, m.trainable_count() as f64);

@@ -375,7 +375,7 @@ impl ModelConfig {
         Ok(())
     }
 
-    /// The MLP's layer widths, input to classes: layer i maps widths[i] to widths[i + 1].
+    /// The MLP's layer widths, input to classes: layer i maps `widths[i]` to `widths[i + 1]`.
     pub fn mlp_widths(&self) -> Vec<u64> {
         std::iter::once(self.mlp_input)
             .chain(self.mlp_hidden.iter().copied())

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// y ≈ Σ coefficients[i] · x^i.
+/// y ≈ Σ `coefficients[i]` · x^i.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PolyFit {
     /// Coefficients, constant term first.
