@@ -167,7 +167,11 @@ fn draw_panel<'a>(
     // covers a line that rises to the right.
     let legend_rows = panel.series.len() as f64;
     let y1 = if y1 > 0.0 {
-        y1 * if panel.log_y { 1.1 } else { 1.1 + 0.08 * legend_rows }
+        y1 * if panel.log_y {
+            1.1
+        } else {
+            1.1 + 0.08 * legend_rows
+        }
     } else {
         1.0
     };

@@ -251,6 +251,9 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
+        // The files could not be written (a full disk): the measurements still reach the
+        // terminal before the error says why the files are missing.
+        sayln!("{}", bench::export::to_text(&report, args.naive).trim_end());
         return Err(e);
     }
     write_bench_files(args, &report, true)?;

@@ -373,10 +373,13 @@ fn known(value: &str) -> Option<&str> {
 fn parse_mib(value: &str) -> Option<Bytes> {
     let v = known(value)?;
     let number = v.trim_end_matches("MiB").trim();
+    // No GPU has a petabyte: a larger figure is garbage, not a number to wrap (2^44 MiB once
+    // read as 1 MiB).
     number
         .parse::<u64>()
         .ok()
-        .map(|mib| Bytes(mib * 1024 * 1024))
+        .filter(|&mib| mib <= 1 << 30)
+        .map(|mib| Bytes(mib << 20))
 }
 
 /// Parses the CSV of `--query-gpu` (with its header line). Column names may carry a unit
