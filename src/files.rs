@@ -117,6 +117,24 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
     if !overwrite && path.exists() {
         return Err(Error::Invalid(t!("file-exists", path = path.display())));
     }
+    // A device or a pipe (/dev/stdout, a FIFO, /dev/full) is written into, never replaced by a
+    // rename: that would swap the device node for a plain file.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() && !meta.is_dir() {
+            let io = |source: std::io::Error| Error::Io {
+                path: path.to_path_buf(),
+                source: os_reason(source),
+            };
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io)?;
+            return file
+                .write_all(bytes)
+                .and_then(|()| file.flush())
+                .map_err(io);
+        }
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -257,6 +275,30 @@ fn os_reason(err: std::io::Error) -> std::io::Error {
 
 #[cfg(test)]
 mod tests {
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_into_never_replaced() {
+        let full = Path::new("/dev/full");
+        if full.exists() {
+            assert!(
+                write_atomic(full, b"x", true).is_err(),
+                "no space on /dev/full"
+            );
+            use std::os::unix::fs::FileTypeExt;
+            assert!(std::fs::metadata(full)
+                .unwrap()
+                .file_type()
+                .is_char_device());
+        }
+        write_atomic(Path::new("/dev/null"), b"x", true).unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+
     use super::*;
 
     #[test]
