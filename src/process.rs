@@ -15,6 +15,15 @@ use wait_timeout::ChildExt;
 /// child that prints more is broken; the rest is read and dropped so it cannot block.
 pub const CAPTURE_LIMIT: usize = 1 << 20;
 
+/// At most `max` characters of a program's text, cut with "…": what gpulab repeats of another
+/// program's words (a 100 MB line or a 5 MB traceback is named, not printed back).
+pub fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// What one run of a program gave back.
 #[derive(Debug, Clone)]
 pub struct RunOutput {

@@ -186,7 +186,10 @@ impl SmiFailure {
             SmiFailure::TimedOut { after_s } => {
                 crate::t!("smi-timed-out", seconds = format!("{after_s:.1}"))
             }
-            SmiFailure::Unparseable { detail } => crate::t!("smi-unparseable", detail = detail),
+            SmiFailure::Unparseable { detail } => crate::t!(
+                "smi-unparseable",
+                detail = crate::process::excerpt(detail, 200)
+            ),
             SmiFailure::Failed { exit_code, message } => {
                 let how = match exit_code {
                     Some(code) => crate::t!("smi-failed-exit", code = code),
@@ -195,7 +198,11 @@ impl SmiFailure {
                 if message == NO_OUTPUT {
                     crate::t!("smi-printed-nothing", how = how)
                 } else {
-                    crate::t!("smi-failed-with", how = how, message = message)
+                    crate::t!(
+                        "smi-failed-with",
+                        how = how,
+                        message = crate::process::excerpt(message, 200)
+                    )
                 }
             }
         }

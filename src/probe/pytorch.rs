@@ -132,7 +132,9 @@ pub fn parse(stdout: &str) -> TorchStatus {
         }
     };
     if let Some(reason) = reply.import_error {
-        return TorchStatus::NoTorch { reason };
+        return TorchStatus::NoTorch {
+            reason: crate::process::excerpt(&reason, 300),
+        };
     }
     let Some(version) = reply.torch else {
         return TorchStatus::Unreadable {
@@ -169,10 +171,7 @@ fn last_words(stderr: &str) -> String {
         .find(|l| !l.trim().is_empty())
         .unwrap_or("")
         .trim();
-    match line.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
-    }
+    crate::process::excerpt(line, 200)
 }
 
 /// Asks `python` (a bounded child process).
