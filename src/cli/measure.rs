@@ -183,13 +183,15 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     match &args.json {
         Some(p) if p == Path::new("-") => emitln!("{}", serde_json::to_string_pretty(&report)?),
         Some(p) => {
+            // The table first: a file that cannot be written (a full disk) must not cost the
+            // learner the measurements.
+            say!("{}", export::to_text(&report));
             write_atomic(
                 p,
                 (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
                 true,
             )?;
             note!("{}", t!("wrote", path = p.display()));
-            say!("{}", export::to_text(&report));
         }
         None => say!("{}", export::to_text(&report)),
     }
