@@ -54,12 +54,13 @@ impl Lab {
         } else {
             (&self.hint, &self.answers, crate::i18n::Lang::En)
         };
+        let hint = reflow(hint.trim());
         if !answers_too {
             let later = tl!(lang, "labs-answers-later", id = self.id.as_str());
-            return format!("{}\n\n{later}\n", hint.trim());
+            return format!("{hint}\n\n{later}\n");
         }
         let heading = tl!(lang, "labs-answers");
-        let mut out = format!("{}\n\n{heading}:\n", hint.trim());
+        let mut out = format!("{hint}\n\n{heading}:\n");
         for (i, a) in answers.iter().enumerate() {
             out.push_str(&format!("{}. {a}\n", i + 1));
         }
@@ -221,6 +222,32 @@ pub fn save_result(example: &str, value: &impl Serialize) -> Result<PathBuf> {
     let text = serde_json::to_string_pretty(&saved)? + "\n";
     crate::files::write_atomic(&path, text.as_bytes(), true)?;
     Ok(path)
+}
+
+/// A text's lines joined into paragraphs (a blank line ends one; a line starting a list item
+/// starts a new line), so the terminal, not the file's line breaks, decides where lines wrap.
+pub fn reflow(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let item = line.starts_with("- ")
+            || line.starts_with("* ")
+            || line
+                .split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok());
+        if line.is_empty() {
+            out.push_str("\n\n");
+        } else if out.is_empty() || out.ends_with('\n') {
+            out.push_str(line);
+        } else if item {
+            out.push('\n');
+            out.push_str(line);
+        } else {
+            out.push(' ');
+            out.push_str(line);
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// What a lab program was asked for. The lab passes its own `std::env::args()`: the library

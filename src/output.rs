@@ -159,13 +159,20 @@ impl Fitted {
     }
 }
 
+/// The complete lines waiting in `open`, fitted to `max` columns (None while no line is
+/// complete); what follows the last newline stays in `open`.
+fn complete_lines(open: &mut Vec<u8>, max: usize) -> Option<String> {
+    let end = open.iter().rposition(|&b| b == b'\n')?;
+    let done: Vec<u8> = open.drain(..=end).collect();
+    let text = String::from_utf8_lossy(&done);
+    // Only the last newline is the line's end: the ones before it are blank lines.
+    Some(wrap(text.strip_suffix('\n').unwrap_or(&text), max) + "\n")
+}
+
 impl std::io::Write for Fitted {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.open.extend_from_slice(buf);
-        if let Some(end) = self.open.iter().rposition(|&b| b == b'\n') {
-            let done: Vec<u8> = self.open.drain(..=end).collect();
-            let text = String::from_utf8_lossy(&done);
-            let fitted = wrap(text.trim_end_matches('\n'), self.max) + "\n";
+        if let Some(fitted) = complete_lines(&mut self.open, self.max) {
             std::io::stdout().write_all(fitted.as_bytes())?;
         }
         Ok(buf.len())
@@ -232,6 +239,14 @@ mod tests {
         }
         let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
         assert_eq!(words, line.split_whitespace().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn blank_lines_survive_the_fitting() {
+        let mut open = b"a\n\nb\n\nc".to_vec();
+        assert_eq!(complete_lines(&mut open, 80).unwrap(), "a\n\nb\n\n");
+        assert_eq!(open, b"c");
+        assert_eq!(complete_lines(&mut open, 80), None);
     }
 
     #[test]
