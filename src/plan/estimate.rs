@@ -721,17 +721,11 @@ pub fn measured_column(
                         t!("assumes-state", bytes = format!("{state:.2}"))
                     );
                 }
-                if input.on_gpu {
-                    said = format!(
-                        "{said}; {}",
-                        match path {
-                            crate::memory::empirical::AttentionPath::Fused =>
-                                t!("assumes-cuda-fused"),
-                            crate::memory::empirical::AttentionPath::AsMeasured => {
-                                t!("assumes-cuda-math")
-                            }
-                        }
-                    );
+                if input.on_gpu && path == crate::memory::empirical::AttentionPath::Fused {
+                    said = format!("{said}; {}", t!("assumes-cuda-fused"));
+                    if input.target_cc.is_some_and(|(major, _)| major < 8) {
+                        said = format!("{said}; {}", t!("assumes-cuda-fp16"));
+                    }
                 }
                 column.assumes = Some(said);
             }
@@ -762,20 +756,16 @@ pub fn measured_column(
 
 /// The attention kernel PyTorch's SDPA picks on a CUDA GPU of compute capability `cc` (None:
 /// a GPU not named) for a step in `dtype`: flash (16-bit, 8.0 and later) or memory-efficient
-/// (f32 and f16 from 5.0, bf16 from 8.0) are both fused; bf16 before 8.0 falls back to the
-/// math kernel, which writes the scores out as the CPU's does.
+/// (f32 and f16 from 5.0, bf16 from 8.0) are both fused. Before 8.0 a 16-bit step is taken to
+/// run in fp16, as recipes for a T4 or V100 do (bf16 there is emulated and has only the math
+/// kernel); fp16 holds the same bytes and its memory-efficient kernel is fused. So on CUDA the
+/// scores are never written out; only eager attention (`--attn eager`) keeps them.
 pub fn cuda_attention_path(
-    cc: Option<(u32, u32)>,
-    dtype: candle_core::DType,
-    autocast: bool,
+    _cc: Option<(u32, u32)>,
+    _dtype: candle_core::DType,
+    _autocast: bool,
 ) -> crate::memory::empirical::AttentionPath {
-    use crate::memory::empirical::AttentionPath;
-    // Autocast runs attention in bf16 (the calibration's autocast dtype).
-    let bf16 = autocast || dtype == candle_core::DType::BF16;
-    match cc {
-        Some((major, _)) if bf16 && major < 8 => AttentionPath::AsMeasured,
-        _ => AttentionPath::Fused,
-    }
+    crate::memory::empirical::AttentionPath::Fused
 }
 
 mod render;
