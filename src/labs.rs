@@ -67,11 +67,6 @@ impl Lab {
         out
     }
 
-    /// Every lab's result is saved (`lab next` has nothing left to run).
-    pub fn all_done(manifest: &Manifest, runs: &Path) -> bool {
-        manifest.labs.iter().all(|l| l.is_done(runs))
-    }
-
     /// Cargo example name: "lab01-gpu-check" (a letter first, as Cargo wants).
     pub fn example(&self) -> String {
         format!("lab{}", self.dir_name())
@@ -125,6 +120,11 @@ impl Manifest {
     pub fn shipped() -> Manifest {
         crate::files::parse_toml(LABS_TOML, "labs/labs.toml")
             .expect("labs/labs.toml is checked by tests")
+    }
+
+    /// Every lab's result is saved (`lab next` has nothing left to run).
+    pub fn all_done(&self, runs: &Path) -> bool {
+        self.labs.iter().all(|l| l.is_done(runs))
     }
 
     /// A lab by "3", "03", a slug, or "next" (the first not done under `runs`).

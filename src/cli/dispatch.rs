@@ -716,7 +716,7 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 
 /// `next` after the last lab: a "done" screen, not an error.
 fn finished(manifest: &gpulab::labs::Manifest, which: &str, runs: &Path) -> bool {
-    which.trim().eq_ignore_ascii_case("next") && gpulab::labs::Lab::all_done(manifest, runs)
+    which.trim().eq_ignore_ascii_case("next") && manifest.all_done(runs)
 }
 
 /// Runs a lab's own program through cargo, so the learner's edits to labs/NN-slug/main.rs count.

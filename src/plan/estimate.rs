@@ -671,11 +671,12 @@ pub fn measured_column(
         variant = quantized;
     }
     let nf4 = nf4 && !measured_4bit;
-    // On a CUDA target, PyTorch's SDPA dispatches to a fused kernel unless the GPU cannot run
-    // one for this dtype (data/docs/memory.md, "Attention on CUDA").
+    // On a CUDA target PyTorch's SDPA runs a fused kernel (flash, or memory-efficient; a GPU
+    // without bf16 is counted in fp16, as recipes there run it): no s×s scores are written out.
+    // Only eager attention keeps them (data/docs/memory.md, "Attention on CUDA").
     let path =
         if torch && input.on_gpu && variant.attention == crate::memory::torch::Attention::Sdpa {
-            cuda_attention_path(input.target_cc, dtype, autocast.is_some())
+            crate::memory::empirical::AttentionPath::Fused
         } else {
             crate::memory::empirical::AttentionPath::AsMeasured
         };
@@ -752,20 +753,6 @@ pub fn measured_column(
         }
     }
     column
-}
-
-/// The attention kernel PyTorch's SDPA picks on a CUDA GPU of compute capability `cc` (None:
-/// a GPU not named) for a step in `dtype`: flash (16-bit, 8.0 and later) or memory-efficient
-/// (f32 and f16 from 5.0, bf16 from 8.0) are both fused. Before 8.0 a 16-bit step is taken to
-/// run in fp16, as recipes for a T4 or V100 do (bf16 there is emulated and has only the math
-/// kernel); fp16 holds the same bytes and its memory-efficient kernel is fused. So on CUDA the
-/// scores are never written out; only eager attention (`--attn eager`) keeps them.
-pub fn cuda_attention_path(
-    _cc: Option<(u32, u32)>,
-    _dtype: candle_core::DType,
-    _autocast: bool,
-) -> crate::memory::empirical::AttentionPath {
-    crate::memory::empirical::AttentionPath::Fused
 }
 
 mod render;

@@ -575,8 +575,8 @@ fn measured_recipe(w: &Workload, name: &str) -> Option<(Bytes, String)> {
         .into_iter()
         .find(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)?;
     let fitted = cal.model_for(&model, dtype, optimizer, Some(&variant))?;
-    // The recipes train on GPUs, where SDPA runs a fused kernel (src/plan/estimate.rs,
-    // `cuda_attention_path`).
+    // The recipes train on GPUs, where SDPA runs a fused kernel (data/docs/memory.md,
+    // "Attention on CUDA").
     let path = crate::memory::empirical::AttentionPath::Fused;
     Some((
         fitted

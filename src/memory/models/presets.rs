@@ -47,22 +47,7 @@ pub fn preset(name: &str) -> Option<ModelConfig> {
         context: Some(1024),
         ..ModelConfig::default_for(Family::Gpt)
     };
-    let llama =
-        |vocab: usize, d: usize, layers: usize, heads: usize, kv: usize, ffn: usize, seq: usize| {
-            ModelConfig {
-                family: Family::Llama,
-                batch: 1,
-                vocab,
-                d_model: d,
-                heads,
-                layers,
-                seq_len: seq,
-                ffn: Some(ffn),
-                kv_heads: Some(kv),
-                tied: false,
-                ..ModelConfig::default_for(Family::Llama)
-            }
-        };
+
     Some(match name.trim().to_ascii_lowercase().as_str() {
         "gpt2" | "gpt2-small" => gpt2(768, 12, 12),
         "gpt2-medium" => gpt2(1024, 24, 16),
@@ -114,20 +99,37 @@ fn qwen(
     tied: bool,
 ) -> ModelConfig {
     ModelConfig {
+        tied,
+        extras: BlockExtras {
+            qkv_bias: true,
+            ..BlockExtras::default()
+        },
+        ..llama(vocab, d, layers, heads, kv, ffn, 4096)
+    }
+}
+
+/// A Llama-style shape at batch 1: untied head, SwiGLU width `ffn`, `kv` key/value heads,
+/// trained at `seq` tokens.
+fn llama(
+    vocab: usize,
+    d: usize,
+    layers: usize,
+    heads: usize,
+    kv: usize,
+    ffn: usize,
+    seq: usize,
+) -> ModelConfig {
+    ModelConfig {
         family: Family::Llama,
         batch: 1,
         vocab,
         d_model: d,
         heads,
         layers,
-        seq_len: 4096,
+        seq_len: seq,
         ffn: Some(ffn),
         kv_heads: Some(kv),
-        tied,
-        extras: BlockExtras {
-            qkv_bias: true,
-            ..BlockExtras::default()
-        },
+        tied: false,
         ..ModelConfig::default_for(Family::Llama)
     }
 }
