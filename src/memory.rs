@@ -7,12 +7,14 @@
 
 pub mod alloc;
 pub mod calibration;
+pub mod cuda_step;
 pub mod empirical;
 pub mod export;
 pub mod formulas;
 pub mod measure;
 pub mod models;
 pub mod optim;
+pub mod published;
 pub mod suite;
 pub mod torch;
 pub mod validate;

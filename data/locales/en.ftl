@@ -768,6 +768,7 @@ help-estimate-seq_len = Sequence length (default: a preset's context, else 2048)
 help-estimate-vocab = Vocabulary (default 50257 for shape flags).
 help-estimate-batch = Batch size per GPU.
 help-estimate-lora_rank = LoRA rank (adapters on q and v of every layer).
+help-estimate-dropout = LoRA dropout probability, as peft's lora_dropout (default 0): above 0 every adapted input keeps a mask and a dropped copy.
 help-estimate-checkpointing = Full activation checkpointing.
 help-estimate-gpus = Data-parallel GPUs.
 help-estimate-zero = ZeRO stage 0-3 (3 = FSDP full sharding).
@@ -816,7 +817,7 @@ help-measure-quant = PyTorch: QLoRA's 4-bit base (nf4: bitsandbytes' NF4 with do
 help-estimate-implementation = The PyTorch column's implementation: transformers (Hugging Face's models, the default) or gpulab (data/torch-step.py's own modules).
 help-estimate-attn = The PyTorch column's attention (transformers): sdpa (its default) or eager.
 help-estimate-update = The PyTorch column's optimizer update: auto (foreach on a GPU, for-loop on the CPU), foreach or for-loop.
-help-estimate-lora_targets = Which layers LoRA adapts: qv (the attention's query and value, the default) or all-linear.
+help-estimate-lora_targets = Which layers LoRA adapts: qv (query and value, the default), all-linear, attention, mlp, or a list such as q,k,v,o,gate,up,down (a list is for the GPU column; the CPU-measured column knows qv and all-linear).
 help-bench-device = Devices: cpu, cuda:N, or all (every device that opens). Repeat or comma-separate.
 help-bench-dtype = dtypes: f32, f16, bf16. Repeat or comma-separate.
 help-bench-sizes = Sizes: N for N×N×N, or MxKxN (e.g. 256,1024,512x1024x256). Default: a sweep per device.
@@ -896,3 +897,28 @@ cli-conflict = { $arg } cannot be used with { $other }
 cli-suggest = tip: a similar one exists: { $suggestion }
 cli-more = For more information, try '--help'.
 labs-answers = Answers to the README's questions
+
+## The derived CUDA step (src/memory/cuda_step.rs, src/memory/published.rs)
+cuda-bad-release = transformers release { $given } is not a version like 4.48.1
+cuda-not-transformer = the CUDA step is derived for transformers (GPT-2 and Llama families) only
+cuda-qlora-needs-lora = QLoRA trains adapters on a frozen 4-bit base: give --lora-rank
+cuda-gpt-gate = GPT-2 has no gate projection: drop gate from --lora-targets (c_fc is up)
+cuda-source = gpulab's CUDA model of the step, derived from the code that runs it (not measured on a GPU)
+cuda-assumes = CUDA step derived tensor by tensor ({ $recipe }, { $kernel } attention{ $lora }, the loss as transformers ≥ 4.50 computes it): allocated peak { $allocated }, allocator reserve { $reserved }, plus CUDA context { $context } = the total
+lora-targets-unknown = LoRA target { $given } is not known: use qv, all-linear, attention, mlp, or a list of q, k, v, o, gate, up, down (e.g. q,k,v,o)
+lora-dropout-range = --lora-dropout { $given } is not a probability: give a number from 0 up to (not including) 1, e.g. 0.05
+measure-lora-list = measure runs LoRA on qv or all-linear only, not { $given }: the list is for estimate's GPU column
+published-bad = the published rows cannot be read: { $error }
+published-model = published row names model { $given }, which is not a gpulab preset
+published-field = published row has { $field } = { $given }, which gpulab does not know
+published-title = The derived CUDA step against published GPU measurements (torch.cuda.max_memory_allocated)
+published-header-row = row
+published-header-measured = published
+published-header-derived = derived
+published-header-error = error
+published-summary = { $rows } rows: median |error| { $median } %, worst { $worst } %, worst QLoRA under-estimate { $qlora } % (goals: 5 %, 10 %, 5 %)
+published-sources = Sources and full configurations: { $file }
+est-col-cuda = PyTorch CUDA
+est-row-allocated = allocated at the peak (max_memory_allocated)
+est-row-reserved = reserved by PyTorch's caching allocator
+cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room.

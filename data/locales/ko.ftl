@@ -768,6 +768,7 @@ help-estimate-seq_len = 시퀀스 길이 (기본값: 프리셋의 문맥 길이,
 help-estimate-vocab = 어휘 크기 (모양 옵션의 기본값 50257).
 help-estimate-batch = GPU당 배치 크기.
 help-estimate-lora_rank = LoRA 랭크 (모든 층의 q와 v에 어댑터).
+help-estimate-dropout = LoRA 드롭아웃 확률, peft의 lora_dropout과 같음 (기본 0): 0보다 크면 적응된 입력마다 마스크와 드롭된 사본이 남습니다.
 help-estimate-checkpointing = 활성값 전체 체크포인팅.
 help-estimate-gpus = 데이터 병렬 GPU 수.
 help-estimate-zero = ZeRO 단계 0-3 (3 = FSDP 전체 샤딩).
@@ -816,7 +817,7 @@ help-measure-quant = PyTorch: LoRA 아래 QLoRA의 4비트 기반 (nf4: bitsandb
 help-estimate-implementation = PyTorch 열의 구현: transformers(Hugging Face 모델, 기본값) 또는 gpulab(data/torch-step.py 자체 모듈).
 help-estimate-attn = PyTorch 열의 어텐션(transformers): sdpa(기본값) 또는 eager.
 help-estimate-update = PyTorch 열의 옵티마이저 업데이트: auto(GPU는 foreach, CPU는 for-loop), foreach, for-loop.
-help-estimate-lora_targets = LoRA를 붙일 층: qv(어텐션의 query와 value, 기본값) 또는 all-linear.
+help-estimate-lora_targets = LoRA를 붙일 층: qv(query와 value, 기본값), all-linear, attention, mlp 또는 q,k,v,o,gate,up,down 같은 목록 (목록은 GPU 열용; CPU에서 잰 열은 qv와 all-linear만 압니다).
 help-bench-device = 장치: cpu, cuda:N, 또는 all (열리는 모든 장치). 여러 번 주거나 쉼표로 구분.
 help-bench-dtype = 자료형: f32, f16, bf16. 여러 번 주거나 쉼표로 구분.
 help-bench-sizes = 크기: N×N×N이면 N, 또는 MxKxN (예: 256,1024,512x1024x256). 기본값: 장치별 스윕.
@@ -896,3 +897,28 @@ cli-conflict = { $arg } 옵션은 { $other } 옵션과 함께 쓸 수 없습니�
 cli-suggest = 도움말: 비슷한 것이 있습니다: { $suggestion }
 cli-more = 자세한 내용은 '--help'로 보세요.
 labs-answers = README 질문의 답
+
+## The derived CUDA step (src/memory/cuda_step.rs, src/memory/published.rs)
+cuda-bad-release = transformers 릴리스 { $given }은(는) 4.48.1 같은 버전 형식이 아닙니다
+cuda-not-transformer = CUDA 단계는 transformers 모델(GPT-2와 Llama 계열)에 대해서만 유도합니다
+cuda-qlora-needs-lora = QLoRA는 고정된 4비트 기반 위에서 어댑터를 학습합니다: --lora-rank를 주세요
+cuda-gpt-gate = GPT-2에는 gate 투영이 없습니다: --lora-targets에서 gate를 빼세요 (c_fc가 up입니다)
+cuda-source = 단계를 실행하는 코드에서 유도한 gpulab의 CUDA 모델 (GPU에서 잰 값 아님)
+cuda-assumes = 텐서 단위로 유도한 CUDA 단계 ({ $recipe }, { $kernel } 어텐션{ $lora }, transformers ≥ 4.50의 손실 계산): 할당 최고치 { $allocated }, 할당기 예약 { $reserved }, 여기에 CUDA 컨텍스트 { $context }를 더한 값이 합계
+lora-targets-unknown = LoRA 대상 { $given }을(를) 모릅니다: qv, all-linear, attention, mlp 또는 q, k, v, o, gate, up, down의 목록(예: q,k,v,o)을 쓰세요
+lora-dropout-range = --lora-dropout { $given }은(는) 확률이 아닙니다: 0 이상 1 미만의 수를 주세요 (예: 0.05)
+measure-lora-list = measure는 LoRA를 qv 또는 all-linear로만 실행합니다 ({ $given } 아님): 목록은 estimate의 GPU 열에서 씁니다
+published-bad = 공개 측정 행을 읽을 수 없습니다: { $error }
+published-model = 공개 측정 행의 모델 { $given }은(는) gpulab 프리셋이 아닙니다
+published-field = 공개 측정 행의 { $field } = { $given }을(를) gpulab이 모릅니다
+published-title = 유도한 CUDA 단계와 공개된 GPU 측정값 비교 (torch.cuda.max_memory_allocated)
+published-header-row = 행
+published-header-measured = 공개값
+published-header-derived = 유도값
+published-header-error = 오차
+published-summary = { $rows }행: 오차 절댓값 중앙값 { $median } %, 최대 { $worst } %, QLoRA 최대 과소추정 { $qlora } % (목표: 5 %, 10 %, 5 %)
+published-sources = 출처와 전체 설정: { $file }
+est-col-cuda = PyTorch CUDA
+est-row-allocated = 최고치의 할당량 (max_memory_allocated)
+est-row-reserved = PyTorch 캐싱 할당기가 예약한 양
+cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요.

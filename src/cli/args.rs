@@ -179,8 +179,10 @@ pub struct TorchArgs {
     /// CPU), foreach or for-loop.
     #[arg(long, default_value = "auto", value_name = "auto|foreach|for-loop")]
     pub update: String,
-    /// Which layers LoRA adapts: qv (the attention's query and value) or all-linear.
-    #[arg(long, value_name = "qv|all-linear")]
+    /// Which layers LoRA adapts: qv (the attention's query and value), all-linear, attention,
+    /// mlp, or a list such as q,k,v,o,gate,up,down (estimate's GPU column; the CPU-measured
+    /// column knows qv and all-linear).
+    #[arg(long, value_name = "TARGETS")]
     pub lora_targets: Option<String>,
 }
 
@@ -222,6 +224,10 @@ pub struct EstimateArgs {
     /// LoRA rank (adapters on --lora-targets, default q and v, of every layer).
     #[arg(long)]
     pub lora_rank: Option<u64>,
+    /// LoRA dropout probability, as peft's lora_dropout (default 0): above 0 every adapted
+    /// input keeps a mask and a dropped copy.
+    #[arg(long = "lora-dropout", value_name = "P")]
+    pub dropout: Option<f64>,
     /// How the PyTorch column's step is written.
     #[command(flatten)]
     pub torch: TorchArgs,

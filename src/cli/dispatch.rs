@@ -320,11 +320,18 @@ pub(super) fn torch_variant(
         attention: Attention::parse(&args.attn)?,
         foreach,
         checkpointing: false,
-        lora: args
-            .lora_targets
-            .as_deref()
-            .map(gpulab::memory::models::LoraTargets::parse)
-            .transpose()?,
+        // A list of layers (q,k,v,o) is the GPU column's alone: the measured variants are qv
+        // and all-linear.
+        lora: match args.lora_targets.as_deref() {
+            None => None,
+            Some(text) => match gpulab::memory::models::LoraTargets::parse(text) {
+                Ok(targets) => Some(targets),
+                Err(e) => {
+                    gpulab::memory::cuda_step::Projections::parse(text).map_err(|_| e)?;
+                    None
+                }
+            },
+        },
         autocast: None,
         quant: None,
     })
@@ -509,8 +516,24 @@ fn recipe_input(
         checkpointing: args.checkpointing,
         on_gpu,
         state_bytes: recipe.state_bytes,
+        lora_set: args
+            .torch
+            .lora_targets
+            .as_deref()
+            .map(gpulab::memory::cuda_step::Projections::parse)
+            .transpose()?,
+        lora_dropout: lora_dropout(args.dropout.unwrap_or(0.0))?,
+        fused_update: recipe.name == "adamw-fused",
         ..gpulab::plan::estimate::EstimateInput::mixed_precision_adam(1)
     })
+}
+
+/// peft's dropout probability, checked: 0 ≤ p < 1.
+fn lora_dropout(p: f64) -> anyhow::Result<bool> {
+    if !(0.0..1.0).contains(&p) {
+        bail!("{}", t!("lora-dropout-range", given = p));
+    }
+    Ok(p > 0.0)
 }
 
 /// `estimate --memory 24GB` with no model: the lesson's exercise 3 in one command.

@@ -248,6 +248,9 @@ fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memor
     use gpulab::memory::torch::Autocast;
     let mut v = super::dispatch::torch_variant(&args.torch, cuda)?;
     v.checkpointing = args.checkpointing;
+    if let (Some(given), None) = (args.torch.lora_targets.as_deref(), v.lora) {
+        anyhow::bail!("{}", t!("measure-lora-list", given = format!("{given:?}")));
+    }
     if args.lora_rank.is_some() && v.lora.is_none() {
         v.lora = Some(gpulab::memory::models::LoraTargets::Qv);
     }

@@ -318,6 +318,16 @@ pub struct EstimateInput {
     /// state than its measured kind (8-bit AdamW: 2.004; Adafactor: ~0); None: the kind's own.
     #[serde(default)]
     pub state_bytes: Option<f64>,
+    /// LoRA's target layers as a list (`--lora-targets q,k,v,o`): the CUDA column adapts
+    /// exactly these; None: `lora_targets`.
+    #[serde(default)]
+    pub lora_set: Option<crate::memory::cuda_step::Projections>,
+    /// peft's `lora_dropout` above 0 (a mask and a dropped copy of each adapted input).
+    #[serde(default)]
+    pub lora_dropout: bool,
+    /// AdamW's fused update (`adamw-fused`): no temporary at the step.
+    #[serde(default)]
+    pub fused_update: bool,
 }
 
 impl EstimateInput {
@@ -342,6 +352,9 @@ impl EstimateInput {
             target_cc: None,
             lora_trainable: None,
             state_bytes: None,
+            lora_set: None,
+            lora_dropout: false,
+            fused_update: false,
         }
     }
 }
@@ -568,6 +581,9 @@ pub struct MeasuredColumn {
     /// checkpointing, LoRA, autocast; and QLoRA's formula part), said beside its source.
     #[serde(default)]
     pub assumes: Option<String>,
+    /// On a GPU: the derived CUDA step's allocated and reserved peaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda: Option<crate::memory::cuda_step::CudaPeaks>,
 }
 
 /// The measured column of one calibration for this input and model shape.
@@ -593,8 +609,18 @@ pub fn measured_column(
         total: None,
         not_measured: None,
         assumes: None,
+        cuda: None,
     };
     let torch = framework == crate::memory::calibration::Framework::Pytorch;
+    // On a GPU the PyTorch column is the CUDA step derived from the code that runs it; the
+    // CPU calibration holds the CPU's tensors (data/docs/memory.md, "The step on CUDA").
+    if torch && input.on_gpu && input.mode == Mode::Train {
+        if let Some(m) = model.filter(|m| m.family.is_transformer()) {
+            if input.gpus <= 1 && input.zero_stage == 0 {
+                return cuda_column(column, input, m);
+            }
+        }
+    }
     let why = match (input.mode, model) {
         (Mode::Inference, _) => Some(t!("nm-inference")),
         (_, None) => Some(t!("nm-shape")),
@@ -752,6 +778,128 @@ pub fn measured_column(
             })
         }
     }
+    column
+}
+
+/// The PyTorch column on a GPU: the derived CUDA step, its total what nvidia-smi would show
+/// (reserved + context), the number an out-of-memory error is decided by.
+fn cuda_column(
+    mut column: MeasuredColumn,
+    input: &EstimateInput,
+    model: &crate::memory::models::ModelConfig,
+) -> MeasuredColumn {
+    use crate::memory::cuda_step as cs;
+    column.source = t!("cuda-source");
+    let recipe = match input.precision {
+        Precision::F32 => cs::Recipe::F32,
+        Precision::Bf16 | Precision::F16 => cs::Recipe::Pure16,
+        Precision::Mixed => cs::Recipe::Amp,
+        Precision::Nf4 => cs::Recipe::Qlora,
+        Precision::F64 => {
+            column.not_measured = Some(t!(
+                "nm-precision",
+                name = input.precision.name(),
+                recipe = input.precision.recipe(),
+                framework = "PyTorch"
+            ));
+            return column;
+        }
+    };
+    let lora = input.lora_rank.map(|rank| cs::Adapters {
+        rank: rank as usize,
+        targets: input.lora_set.unwrap_or_else(|| {
+            cs::Projections::of(
+                input
+                    .lora_targets
+                    .unwrap_or(crate::memory::models::LoraTargets::Qv),
+            )
+        }),
+        dropout: input.lora_dropout,
+    });
+    let width = match recipe {
+        cs::Recipe::Pure16 if lora.is_none() => 2.0,
+        _ => 4.0,
+    };
+    let kind = input
+        .optimizer
+        .unwrap_or(crate::memory::optim::OptimizerKind::Adamw);
+    let update = if input.fused_update {
+        cs::Update::Fused
+    } else if input.torch.foreach {
+        cs::Update::Foreach
+    } else {
+        cs::Update::ForLoop
+    };
+    let optimizer = cs::Optimizer::of(
+        crate::memory::optim::OptimizerRecipe {
+            kind,
+            name: kind.name(),
+            state_bytes: input.state_bytes,
+        },
+        width,
+        update,
+    );
+    let step = cs::CudaStep {
+        model: crate::memory::models::ModelConfig {
+            batch: input.batch as usize,
+            lora: None,
+            ..model.clone()
+        },
+        recipe,
+        kernel: match input.torch.attention {
+            crate::memory::torch::Attention::Sdpa => cs::Kernel::Fused,
+            crate::memory::torch::Attention::Eager => cs::Kernel::Eager,
+        },
+        loss: cs::LossPath::PadLabels,
+        lora,
+        optimizer,
+        checkpointing: input.checkpointing,
+    };
+    if let Err(e) = step.validate() {
+        column.not_measured = Some(e.to_string());
+        return column;
+    }
+    let peaks = step.peaks();
+    let context = column.context;
+    column.total = Some(Bytes(peaks.reserved.0 + context.0));
+    column.prediction = Some(crate::memory::empirical::Prediction {
+        weights: peaks.weights,
+        gradients: peaks.gradients,
+        optimizer_state: peaks.optimizer_state,
+        backward_peak: peaks.allocated,
+        step_peak: peaks.allocated,
+        peak: peaks.allocated,
+        peak_phase: match peaks.peak_at {
+            cs::PeakAt::Step => crate::memory::measure::Phase::OptimizerStep,
+            cs::PeakAt::Loss => crate::memory::measure::Phase::Forward,
+            cs::PeakAt::Backward => crate::memory::measure::Phase::Backward,
+        },
+    });
+    let targets = lora
+        .map(|l| {
+            format!(
+                ", LoRA r{} {}{}",
+                l.rank,
+                l.targets.name(),
+                if l.dropout { " dropout" } else { "" }
+            )
+        })
+        .unwrap_or_default();
+    column.assumes = Some(t!(
+        "cuda-assumes",
+        recipe = format!("{recipe:?}").to_lowercase(),
+        kernel = format!("{:?}", step.kernel).to_lowercase(),
+        lora = targets,
+        allocated = peaks.allocated,
+        reserved = peaks.reserved,
+        context = context
+    ));
+    if recipe == cs::Recipe::Qlora {
+        column.assumes = column
+            .assumes
+            .map(|a| format!("{a} {}", t!("cuda-qlora-gap")));
+    }
+    column.cuda = Some(peaks);
     column
 }
 

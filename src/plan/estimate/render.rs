@@ -74,7 +74,10 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
     let textbook_head = t!("est-col-textbook");
     let heads: Vec<String> = measured
         .iter()
-        .map(|c| t!("est-col-measured", framework = c.framework.name()))
+        .map(|c| match c.cuda {
+            Some(_) => t!("est-col-cuda"),
+            None => t!("est-col-measured", framework = c.framework.name()),
+        })
         .collect();
     let rule_head = t!("col-two-byte");
     let mut header = vec!["", rule_head.as_str(), textbook_head.as_str()];
@@ -125,6 +128,25 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
         let mut row = vec![t!("est-row-kv"), dash(), textbook_of("KV cache")];
         row.extend(measured.iter().map(|_| dash()));
         t.push(row);
+    }
+    // The derived CUDA column says allocated and reserved apart: the caching allocator's
+    // reserve plus the context is what an out-of-memory error is decided by.
+    if measured.iter().any(|c| c.cuda.is_some()) {
+        type Pick = fn(&crate::memory::cuda_step::CudaPeaks) -> Bytes;
+        let picks: [(String, Pick); 2] = [
+            (t!("est-row-allocated"), |p| p.allocated),
+            (t!("est-row-reserved"), |p| p.reserved),
+        ];
+        for (label, pick) in picks {
+            let mut row = vec![label, dash(), dash()];
+            row.extend(measured.iter().map(|c| {
+                c.cuda
+                    .as_ref()
+                    .map(|p| pick(p).to_string())
+                    .unwrap_or_else(dash)
+            }));
+            t.push(row);
+        }
     }
     if i.on_gpu {
         let mut row = vec![t!("est-row-context"), dash(), textbook_of("CUDA context")];

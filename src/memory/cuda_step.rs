@@ -1,0 +1,663 @@
+//! What a Hugging Face training step holds on a CUDA GPU, tensor by tensor: derived from the
+//! code that runs it (transformers' modules, peft's adapters, bitsandbytes' 4-bit matmul,
+//! PyTorch's fused attention, loss and optimizers), never fitted to a measurement.
+//! data/docs/memory.md, "The step on CUDA", lists what each op saves and why.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::memory::models::{Family, LoraTargets, ModelConfig};
+use crate::units::Bytes;
+
+/// The precision recipe as PyTorch runs it on a GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recipe {
+    /// fp32 weights, activations, gradients and optimizer state.
+    F32,
+    /// One 16-bit type end to end (`torch_dtype=bfloat16`, no autocast).
+    Pure16,
+    /// fp32 weights and optimizer state, the forward pass under 16-bit autocast.
+    Amp,
+    /// A 4-bit NF4 base under 16-bit autocast, the other weights left 16-bit, LoRA on top.
+    Qlora,
+}
+
+/// Which attention kernel transformers' `sdpa` (or `flash_attention_2`) ends in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kernel {
+    /// Flash or memory-efficient attention: saves q, k, v, the output and one fp32
+    /// log-sum-exp per head and token; never the s×s scores.
+    Fused,
+    /// The scores written out (eager attention, or SDPA's math fallback).
+    Eager,
+}
+
+/// How transformers turns logits into the loss; each release line holds different copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossPath {
+    /// Labels padded and shifted, logits upcast once (transformers 4.50 and later).
+    PadLabels,
+    /// The loss function upcasts and copies shifted logits; the model keeps its 16-bit
+    /// logits in its output meanwhile (4.46 to 4.49).
+    KeepLogits,
+    /// The model upcasts its logits and copies the shifted part (4.45 and earlier).
+    ShiftCopy,
+}
+
+impl LossPath {
+    /// The path of a transformers release ("4.45.2").
+    pub fn of_release(version: &str) -> Result<LossPath> {
+        let mut parts = version.split('.').map(|p| p.parse::<u32>());
+        match (parts.next(), parts.next()) {
+            (Some(Ok(major)), Some(Ok(minor))) => Ok(match (major, minor) {
+                (4, m) if m <= 45 => LossPath::ShiftCopy,
+                (4, m) if m <= 49 => LossPath::KeepLogits,
+                (m, _) if m < 4 => LossPath::ShiftCopy,
+                _ => LossPath::PadLabels,
+            }),
+            _ => Err(Error::Invalid(t!(
+                "cuda-bad-release",
+                given = format!("{version:?}")
+            ))),
+        }
+    }
+}
+
+/// How AdamW (or SGD) updates: PyTorch's three implementations hold different temporaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Update {
+    /// Multi-tensor (CUDA's default): one temporary the size of the second moment.
+    Foreach,
+    /// One fused kernel: no temporary.
+    Fused,
+    /// Parameter by parameter: temporaries the size of the largest parameter.
+    ForLoop,
+}
+
+/// The linear layers of a block that LoRA can adapt, as a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Projections(pub u8);
+
+impl Projections {
+    /// Query.
+    pub const Q: u8 = 1;
+    /// Key.
+    pub const K: u8 = 2;
+    /// Value.
+    pub const V: u8 = 4;
+    /// Attention output.
+    pub const O: u8 = 8;
+    /// MLP gate (Llama family).
+    pub const GATE: u8 = 16;
+    /// MLP up (GPT-2: c_fc).
+    pub const UP: u8 = 32;
+    /// MLP down (GPT-2: the MLP's c_proj).
+    pub const DOWN: u8 = 64;
+    const NAMES: [(&'static str, u8); 7] = [
+        ("q", Self::Q),
+        ("k", Self::K),
+        ("v", Self::V),
+        ("o", Self::O),
+        ("gate", Self::GATE),
+        ("up", Self::UP),
+        ("down", Self::DOWN),
+    ];
+
+    /// Every linear layer of a block (peft's "all-linear").
+    pub const ALL: Projections = Projections(127);
+
+    /// Parses "q,k,v,o,gate,up,down" (peft's module names with or without `_proj`; GPT-2's
+    /// c_attn, c_proj, c_fc), or a family: qv, attention, mlp, all-linear.
+    pub fn parse(text: &str) -> Result<Projections> {
+        let bad =
+            |given: &str| Error::Invalid(t!("lora-targets-unknown", given = format!("{given:?}")));
+        let text = text.trim().to_ascii_lowercase().replace('_', "-");
+        let family = match text.as_str() {
+            "qv" => Some(Self::Q | Self::V),
+            "attention" | "attn" => Some(Self::Q | Self::K | Self::V | Self::O),
+            "mlp" => Some(Self::GATE | Self::UP | Self::DOWN),
+            "all-linear" | "all" => Some(127),
+            _ => None,
+        };
+        if let Some(bits) = family {
+            return Ok(Projections(bits));
+        }
+        let mut bits = 0;
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let name = part.strip_suffix("-proj").unwrap_or(part);
+            bits |= match name {
+                "c-attn" => Self::Q | Self::K | Self::V,
+                "c-fc" => Self::UP,
+                _ => Self::NAMES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, b)| *b)
+                    .ok_or_else(|| bad(part))?,
+            };
+        }
+        if bits == 0 {
+            return Err(bad(&text));
+        }
+        Ok(Projections(bits))
+    }
+
+    /// The set a named family of targets stands for.
+    pub fn of(targets: LoraTargets) -> Projections {
+        match targets {
+            LoraTargets::Qv => Projections(Self::Q | Self::V),
+            LoraTargets::AllLinear => Self::ALL,
+        }
+    }
+
+    /// Holds this projection?
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// "q,k,v,o".
+    pub fn name(self) -> String {
+        Self::NAMES
+            .iter()
+            .filter(|(_, b)| self.has(*b))
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// peft's LoRA as a recipe sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adapters {
+    /// Rank r.
+    pub rank: usize,
+    /// Which linear layers of every block.
+    pub targets: Projections,
+    /// `lora_dropout` above 0: a mask and a dropped copy of each adapted input are kept.
+    pub dropout: bool,
+}
+
+/// The optimizer as the step's temporaries and state see it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Optimizer {
+    /// State bytes per trainable parameter (AdamW: two moments in the weights' type;
+    /// 8-bit AdamW: 2.004; SGD: 0).
+    pub state_bytes: f64,
+    /// How the update runs.
+    pub update: Update,
+    /// Moments kept (0 SGD, 1 momentum, 2 Adam): the foreach update's temporary exists only
+    /// for Adam's second moment.
+    pub moments: u8,
+}
+
+/// One training step on CUDA.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CudaStep {
+    /// Shape, with `batch` and `seq_len`.
+    pub model: ModelConfig,
+    /// Precision recipe.
+    pub recipe: Recipe,
+    /// Attention kernel.
+    pub kernel: Kernel,
+    /// transformers' loss path.
+    pub loss: LossPath,
+    /// LoRA (None: full fine-tuning).
+    pub lora: Option<Adapters>,
+    /// Optimizer.
+    pub optimizer: Optimizer,
+    /// Full activation checkpointing (transformers' `gradient_checkpointing_enable()`).
+    pub checkpointing: bool,
+}
+
+/// Where the peak falls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PeakAt {
+    /// At the loss: every activation kept, the logits and their gradient alive.
+    Loss,
+    /// Backward through a block (with checkpointing: its recomputation).
+    Backward,
+    /// The optimizer step.
+    Step,
+}
+
+/// What the step holds, as `torch.cuda.max_memory_allocated` and the caching allocator see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CudaPeaks {
+    /// Weights (4-bit blocks, adapters and all).
+    pub weights: Bytes,
+    /// Gradients of the trainable parameters.
+    pub gradients: Bytes,
+    /// Optimizer state.
+    pub optimizer_state: Bytes,
+    /// Activations kept for backward at the peak, with the phase's temporaries.
+    pub activations: Bytes,
+    /// The peak of allocated bytes.
+    pub allocated: Bytes,
+    /// Where it falls.
+    pub peak_at: PeakAt,
+    /// The largest single tensor allocated near the peak: the caching allocator needs a
+    /// free block this big on top of what it already holds.
+    pub largest_block: Bytes,
+    /// What the caching allocator reserves (allocated + one largest block, in 2 MiB segments).
+    pub reserved: Bytes,
+}
+
+/// Bytes of one token through one block, and the pieces the phases need.
+struct BlockBytes {
+    /// Everything one block saves for backward, its input apart.
+    saved: f64,
+    /// The block's input (what checkpointing keeps).
+    input: f64,
+    /// Gradients alive while one block runs backward.
+    backward: f64,
+}
+
+impl CudaStep {
+    /// The dtype widths: (residual stream, linear outputs, attention kernel inputs).
+    fn widths(&self) -> (f64, f64, f64) {
+        match self.recipe {
+            Recipe::F32 => (4.0, 4.0, 4.0),
+            Recipe::Pure16 => (2.0, 2.0, 2.0),
+            // Autocast: fp32 residual stream, 16-bit matmul outputs.
+            Recipe::Amp => (4.0, 2.0, 2.0),
+            Recipe::Qlora => (2.0, 2.0, 2.0),
+        }
+    }
+
+    fn autocast(&self) -> bool {
+        matches!(self.recipe, Recipe::Amp | Recipe::Qlora)
+    }
+
+    /// Bytes one adapter keeps per token for an input `width` wide arriving `bytes` wide, and
+    /// whether what lora_A keeps is that input itself (then shared with whoever else keeps it).
+    fn adapter(&self, width: f64, bytes: f64) -> (f64, bool) {
+        let Some(lora) = self.lora else {
+            return (0.0, false);
+        };
+        let mask = if lora.dropout { width } else { 0.0 };
+        // lora_A keeps its input; lora_B keeps lora_A's r-wide output.
+        let (kept, shares) = match self.recipe {
+            // peft's 4-bit path skips its fp32 cast under autocast: lora_A keeps the 16-bit
+            // input (a cast copy when the input is fp32).
+            Recipe::Qlora => (2.0 * width, !lora.dropout && bytes == 2.0),
+            // Cast to the fp32 adapters, then back to 16 bits by autocast: a copy.
+            Recipe::Amp => (2.0 * width, false),
+            // A 16-bit input is cast to the fp32 adapters: a copy.
+            Recipe::Pure16 => (4.0 * width, false),
+            Recipe::F32 => (4.0 * width, !lora.dropout),
+        };
+        (mask + kept + 4.0 * lora.rank as f64, shares)
+    }
+
+    /// What a block's base linear keeps of an input `bytes` wide per element that `consumers`
+    /// linears read: a frozen nn.Linear nothing; bitsandbytes' 4-bit matmul its 16-bit input
+    /// whenever that input needs a gradient; a trained one its input (under autocast, each
+    /// its own 16-bit cast of an fp32 input).
+    fn base_keeps(&self, bytes: f64, consumers: f64) -> f64 {
+        let cast = if bytes == 2.0 { 2.0 } else { 2.0 * consumers };
+        match (self.recipe, self.lora.is_none()) {
+            (Recipe::Qlora, _) => cast,
+            (_, false) => 0.0,
+            (Recipe::Amp, true) => cast,
+            (_, true) => bytes,
+        }
+    }
+
+    /// The bytes an input of `width` elements, `bytes` each, costs the linears in `bits` that
+    /// read it (`consumers` of them): the base's copies and every adapter's.
+    fn linear_inputs(&self, bits: &[u8], width: f64, bytes: f64) -> f64 {
+        let targets = self.lora.map(|l| l.targets).unwrap_or_default();
+        let base = self.base_keeps(bytes, bits.len() as f64);
+        let mut input_kept = base == bytes;
+        let mut total = base * width;
+        for &bit in bits {
+            if !targets.has(bit) {
+                continue;
+            }
+            let (kept, shares) = self.adapter(width, bytes);
+            if shares && input_kept {
+                total += kept - bytes * width;
+            } else {
+                total += kept;
+                input_kept |= shares;
+            }
+        }
+        total
+    }
+
+    /// One block, per token.
+    fn block(&self) -> BlockBytes {
+        let m = &self.model;
+        let full = self.lora.is_none();
+        let (sd, lo, kd) = self.widths();
+        let auto = self.autocast();
+        let d = m.d_model as f64;
+        let f = m.ffn_width() as f64;
+        let h = m.heads as f64;
+        let s = m.seq_len as f64;
+        let p = Projections::Q | Projections::K | Projections::V;
+        let mut saved;
+        match m.family {
+            Family::Gpt => {
+                // ln_1 keeps its input (the block's input) and fp32 mean and rstd; its output
+                // feeds c_attn.
+                saved = 8.0 + self.linear_inputs(&[p], d, sd);
+                // c_attn's fused q, k, v output, viewed by the attention.
+                let qkv = 3.0 * lo * d;
+                saved += match self.kernel {
+                    Kernel::Fused => qkv + kd * d + 4.0 * h,
+                    // Softmax output, the dropout mask and the dropped scores (fp32 softmax
+                    // under autocast).
+                    Kernel::Eager => {
+                        let softmax = if auto { 4.0 } else { kd };
+                        qkv + kd * d + (softmax + 1.0 + kd) * h * s
+                    }
+                };
+                // The merged heads feed c_proj; then the residual dropout's mask.
+                saved += self.linear_inputs(&[Projections::O], d, kd) + d;
+                // ln_2 keeps the stream after attention.
+                saved += sd * d + 8.0 + self.linear_inputs(&[Projections::UP], d, sd);
+                // gelu_new in Python ops keeps its input, tanh, 0.5·x and 1 + tanh (autocast
+                // runs pow, and so the rest, in fp32).
+                saved += if auto { 14.0 * f } else { 4.0 * lo * f };
+                let y = if auto { 4.0 } else { lo };
+                saved += self.linear_inputs(&[Projections::DOWN], f, y) + d;
+            }
+            _ => {
+                let q = m.q_width() as f64;
+                let kv = m.kv_width() as f64;
+                // An RMSNorm keeps an fp32 view of its input (a copy when the stream is 16-bit;
+                // the block's input itself otherwise, counted as the input) and, when its weight
+                // trains, its normalized input.
+                let norm = |input_counted: bool| -> f64 {
+                    let fp32 = if sd == 4.0 && input_counted {
+                        0.0
+                    } else {
+                        4.0 * d
+                    };
+                    fp32 + 4.0 + if full { sd * d } else { 0.0 }
+                };
+                let extra_norms = m.extras.norms_per_block.unwrap_or(2).saturating_sub(2) as f64;
+                saved = norm(true) + extra_norms * norm(false);
+                saved +=
+                    self.linear_inputs(&[Projections::Q, Projections::K, Projections::V], d, sd);
+                if m.extras.qk_norm {
+                    saved += 4.0 * (q + kv) + if full { lo * (q + kv) } else { 0.0 };
+                }
+                // Rotary embedding keeps only cos and sin (once per model).
+                saved += match self.kernel {
+                    Kernel::Fused => kd * (q + 2.0 * kv) + kd * q + 4.0 * h,
+                    // Scores upcast to fp32 for softmax, cast back for the product with v;
+                    // k and v repeated to every query head.
+                    Kernel::Eager => {
+                        let back = if kd == 4.0 { 0.0 } else { kd };
+                        kd * 4.0 * q + (4.0 + back) * h * s
+                    }
+                };
+                saved += self.linear_inputs(&[Projections::O], q, kd);
+                // The second norm keeps the stream after attention.
+                saved += norm(false);
+                saved += self.linear_inputs(&[Projections::GATE, Projections::UP], d, sd);
+                // SiLU keeps the gate; the product keeps both of its factors.
+                saved += 3.0 * lo * f;
+                saved += self.linear_inputs(&[Projections::DOWN], f, lo);
+            }
+        }
+        // While one block runs backward: the stream's gradient in and out, and the MLP's
+        // three f-wide gradients.
+        let backward = 2.0 * sd * d + 3.0 * lo * f;
+        BlockBytes {
+            saved,
+            input: sd * d,
+            backward,
+        }
+    }
+
+    /// Bytes per token around the loss: (forward, backward) holdings of the logits' copies.
+    fn loss_bytes(&self) -> (f64, f64) {
+        let v = self.model.vocab as f64;
+        let (_, lo, _) = self.widths();
+        let upcast = if lo == 4.0 { 0.0 } else { 4.0 };
+        // log_softmax keeps its fp32 output; backward adds the incoming and outgoing fp32
+        // gradients.
+        let backward = 12.0 * v;
+        let forward = match self.loss {
+            LossPath::PadLabels => (lo + upcast + 4.0) * v,
+            LossPath::KeepLogits => (lo + upcast + 8.0) * v,
+            LossPath::ShiftCopy => 12.0 * v,
+        };
+        (forward, backward)
+    }
+
+    /// Parameters: (total, trained, in 4-bit block linears).
+    fn counts(&self) -> (u64, u64, u64) {
+        let mut m = self.model.clone();
+        m.lora = None;
+        let base = m.param_count();
+        let adapters = self.lora.map(|l| self.adapter_params(l)).unwrap_or(0);
+        let trained = if self.lora.is_some() { adapters } else { base };
+        (base + adapters, trained, m.block_linear_params())
+    }
+
+    /// LoRA's parameters: r·(in + out) for every adapted linear.
+    pub fn adapter_params(&self, lora: Adapters) -> u64 {
+        let m = &self.model;
+        let u = |x: usize| x as u64;
+        let (d, f, r) = (u(m.d_model), u(m.ffn_width()), lora.rank as u64);
+        let (q, kv) = (u(m.q_width()), u(m.kv_width()));
+        let t = lora.targets;
+        let layers: Vec<(u64, u64)> = match m.family {
+            Family::Gpt => {
+                let mut v = Vec::new();
+                if t.has(Projections::Q | Projections::K | Projections::V) {
+                    v.push((d, 3 * d));
+                }
+                if t.has(Projections::O) {
+                    v.push((d, d));
+                }
+                if t.has(Projections::UP) {
+                    v.push((d, f));
+                }
+                if t.has(Projections::DOWN) {
+                    v.push((f, d));
+                }
+                v
+            }
+            _ => [
+                (Projections::Q, (d, q)),
+                (Projections::K, (d, kv)),
+                (Projections::V, (d, kv)),
+                (Projections::O, (q, d)),
+                (Projections::GATE, (d, f)),
+                (Projections::UP, (d, f)),
+                (Projections::DOWN, (f, d)),
+            ]
+            .into_iter()
+            .filter(|(bit, _)| t.has(*bit))
+            .map(|(_, io)| io)
+            .collect(),
+        };
+        u(m.layers) * layers.iter().map(|(i, o)| r * (i + o)).sum::<u64>()
+    }
+
+    /// Checks the step can be counted: a transformer, and LoRA where the recipe needs it.
+    pub fn validate(&self) -> Result<()> {
+        self.model.validate()?;
+        if !self.model.family.is_transformer() {
+            return Err(Error::Invalid(t!("cuda-not-transformer")));
+        }
+        if self.recipe == Recipe::Qlora && self.lora.is_none() {
+            return Err(Error::Invalid(t!("cuda-qlora-needs-lora")));
+        }
+        if self.model.family == Family::Gpt
+            && self.lora.is_some_and(|l| l.targets.has(Projections::GATE))
+        {
+            return Err(Error::Invalid(t!("cuda-gpt-gate")));
+        }
+        Ok(())
+    }
+
+    /// The step's peaks.
+    pub fn peaks(&self) -> CudaPeaks {
+        let m = &self.model;
+        let (total, trained, linears) = self.counts();
+        let untrained = total - trained;
+        let (sd, lo, _) = self.widths();
+        let tokens = (m.batch * m.seq_len) as f64;
+        let d = m.d_model as f64;
+        let v = m.vocab as f64;
+        let layers = m.layers as f64;
+        // Weights: fp32 adapters over a 16-bit (or 4-bit) base; one width otherwise.
+        let weights = match self.recipe {
+            Recipe::F32 | Recipe::Amp => 4.0 * total as f64,
+            Recipe::Pure16 => {
+                2.0 * untrained as f64
+                    + if self.lora.is_some() { 4.0 } else { 2.0 } * trained as f64
+            }
+            Recipe::Qlora => {
+                let rest = (untrained - linears) as f64;
+                self.model.nf4_bytes() as f64 + 2.0 * rest + 4.0 * trained as f64
+            }
+        };
+        let grad_width = match self.recipe {
+            Recipe::Pure16 if self.lora.is_none() => 2.0,
+            _ => 4.0,
+        };
+        let gradients = grad_width * trained as f64;
+        let state = self.optimizer.state_bytes * trained as f64;
+        let held = weights + state;
+
+        let block = self.block();
+        // Once per model per token: token ids, labels and their shifted copy (int64), the
+        // rotary cos and sin, and the final norm.
+        let per_token_fixed = 32.0
+            + match m.family {
+                Family::Gpt => 8.0,
+                _ => 4.0 * m.head_width() as f64,
+            };
+        let full = self.lora.is_none();
+        // The final norm keeps an fp32 view of its input; trained, also its normalized input,
+        // and the head keeps its own input (a 16-bit cast under autocast).
+        let final_norm = d
+            * (4.0
+                + if full {
+                    sd + if self.autocast() { 2.0 } else { sd }
+                } else {
+                    0.0
+                });
+        let (loss_fwd, loss_bwd) = self.loss_bytes();
+        // Under autocast the 16-bit copies of linear weights are kept for backward: all of
+        // them until backward reaches them without checkpointing, the head's always.
+        let head = (m.vocab * m.d_model) as f64;
+        let linear_copies = if self.recipe == Recipe::Amp {
+            if self.checkpointing {
+                2.0 * head
+            } else {
+                2.0 * (linears as f64 + head)
+            }
+        } else {
+            0.0
+        };
+        let kept = if self.checkpointing {
+            layers * block.input
+        } else {
+            layers * (block.input + block.saved)
+        };
+        let at_loss =
+            tokens * (kept + final_norm + per_token_fixed + loss_fwd.max(loss_bwd)) + linear_copies;
+        // The head's weight gradient arrives before any block's (full fine-tuning).
+        let head_grad = if full { grad_width * head } else { 0.0 };
+        let at_backward = if self.checkpointing {
+            tokens * (kept + block.saved + block.backward + per_token_fixed) + head_grad
+        } else {
+            // Backward frees a block's activations as it produces its gradients: the larger
+            // end of that exchange.
+            let start =
+                tokens * (kept + block.backward + per_token_fixed) + head_grad + linear_copies;
+            let end = gradients + tokens * (block.input + block.saved + block.backward);
+            start.max(end)
+        };
+        // The step: every gradient, the state, and the update's temporaries.
+        let largest_param = (m.ffn_width() * m.d_model).max(m.vocab * m.d_model) as f64;
+        let step_temp = match (self.optimizer.moments, self.optimizer.update) {
+            (2, Update::Foreach) => self.optimizer.state_bytes / 2.0 * trained as f64,
+            (_, Update::Fused) => 0.0,
+            (_, Update::ForLoop) | (_, Update::Foreach) => {
+                grad_width * largest_param.min(trained as f64)
+            }
+        };
+        let at_step = gradients + step_temp;
+        let (activations, peak_at) = [
+            (at_loss, PeakAt::Loss),
+            (at_backward, PeakAt::Backward),
+            (at_step, PeakAt::Step),
+        ]
+        .into_iter()
+        .fold(
+            (0.0, PeakAt::Step),
+            |best, x| if x.0 > best.0 { x } else { best },
+        );
+        let allocated = held + activations;
+        let largest = match peak_at {
+            PeakAt::Loss | PeakAt::Backward => tokens * 4.0 * v,
+            PeakAt::Step => largest_param * grad_width,
+        };
+        const SEGMENT: f64 = 2.0 * 1024.0 * 1024.0;
+        let reserved = ((allocated + largest) / SEGMENT).ceil() * SEGMENT;
+        let _ = lo;
+        CudaPeaks {
+            weights: Bytes(weights as u64),
+            gradients: Bytes(if peak_at == PeakAt::Step {
+                gradients as u64
+            } else {
+                0
+            }),
+            optimizer_state: Bytes(state as u64),
+            activations: Bytes(
+                (activations
+                    - if peak_at == PeakAt::Step {
+                        gradients
+                    } else {
+                        0.0
+                    }) as u64,
+            ),
+            allocated: Bytes(allocated as u64),
+            peak_at,
+            largest_block: Bytes(largest as u64),
+            reserved: Bytes(reserved as u64),
+        }
+    }
+}
+
+impl Optimizer {
+    /// An optimizer as recipes name it, its moments kept `width` bytes wide (PyTorch keeps
+    /// them in the parameter's type), updated as `update` says.
+    pub fn of(recipe: crate::memory::optim::OptimizerRecipe, width: f64, update: Update) -> Self {
+        use crate::memory::optim::OptimizerKind;
+        let moments = recipe.kind.states_per_param() as u8;
+        let state_bytes = recipe.state_bytes.unwrap_or(width * f64::from(moments));
+        // Recipes that keep next to no state (Adafactor) or quantize it update block by block.
+        let update = match (recipe.kind, recipe.state_bytes) {
+            (OptimizerKind::Adamw, Some(_)) => Update::Fused,
+            _ => update,
+        };
+        Optimizer {
+            state_bytes,
+            update,
+            moments,
+        }
+    }
+}
+
+/// The CUDA context and library workspaces a PyTorch process holds on a GPU beyond its
+/// allocator (a typical value: data/docs/memory.md, "CUDA context").
+pub fn context_bytes(_gpu: &str) -> Bytes {
+    crate::memory::formulas::CUDA_CONTEXT_TYPICAL
+}
+
+#[cfg(test)]
+mod tests;
