@@ -921,4 +921,4 @@ published-sources = Sources and full configurations: { $file }
 est-col-cuda = PyTorch CUDA
 est-row-allocated = allocated at the peak (max_memory_allocated)
 est-row-reserved = reserved by PyTorch's caching allocator
-cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room.
+cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room

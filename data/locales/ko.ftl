@@ -921,4 +921,4 @@ published-sources = 출처와 전체 설정: { $file }
 est-col-cuda = PyTorch CUDA
 est-row-allocated = 최고치의 할당량 (max_memory_allocated)
 est-row-reserved = PyTorch 캐싱 할당기가 예약한 양
-cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요.
+cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요

@@ -466,10 +466,11 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     };
     let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
     let result = est::estimate(&input);
-    let measured: Vec<est::MeasuredColumn> = calibrations
+    let mut measured: Vec<est::MeasuredColumn> = calibrations
         .iter()
         .map(|(cal, source)| est::measured_column(cal, source, &input, model.as_ref()))
         .collect();
+    measured.extend(est::cuda_column(&input, model.as_ref()));
     if args.json {
         emitln!(
             "{}",

@@ -612,15 +612,6 @@ pub fn measured_column(
         cuda: None,
     };
     let torch = framework == crate::memory::calibration::Framework::Pytorch;
-    // On a GPU the PyTorch column is the CUDA step derived from the code that runs it; the
-    // CPU calibration holds the CPU's tensors (data/docs/memory.md, "The step on CUDA").
-    if torch && input.on_gpu && input.mode == Mode::Train {
-        if let Some(m) = model.filter(|m| m.family.is_transformer()) {
-            if input.gpus <= 1 && input.zero_stage == 0 {
-                return cuda_column(column, input, m);
-            }
-        }
-    }
     let why = match (input.mode, model) {
         (Mode::Inference, _) => Some(t!("nm-inference")),
         (_, None) => Some(t!("nm-shape")),
@@ -781,15 +772,35 @@ pub fn measured_column(
     column
 }
 
-/// The PyTorch column on a GPU: the derived CUDA step, its total what nvidia-smi would show
-/// (reserved + context), the number an out-of-memory error is decided by.
-fn cuda_column(
-    mut column: MeasuredColumn,
+/// On a GPU target, the PyTorch step derived for CUDA (src/memory/cuda_step.rs) as a column of
+/// its own beside the CPU calibration's: its total is what nvidia-smi would show (reserved +
+/// context), the number an out-of-memory error is decided by. None off a GPU, for inference,
+/// sharded runs, gpulab's own modules, or a model that is not a transformer.
+pub fn cuda_column(
     input: &EstimateInput,
-    model: &crate::memory::models::ModelConfig,
-) -> MeasuredColumn {
+    model: Option<&crate::memory::models::ModelConfig>,
+) -> Option<MeasuredColumn> {
     use crate::memory::cuda_step as cs;
-    column.source = t!("cuda-source");
+    let model = model.filter(|m| m.family.is_transformer())?;
+    if !input.on_gpu
+        || input.mode != Mode::Train
+        || input.gpus > 1
+        || input.zero_stage > 0
+        || input.torch.implementation != crate::memory::torch::Implementation::Transformers
+    {
+        return None;
+    }
+    let mut column = MeasuredColumn {
+        framework: crate::memory::calibration::Framework::Pytorch,
+        recipe: input.precision.recipe(),
+        source: t!("cuda-source"),
+        prediction: None,
+        context: CUDA_CONTEXT_TYPICAL,
+        total: None,
+        not_measured: None,
+        assumes: None,
+        cuda: None,
+    };
     let recipe = match input.precision {
         Precision::F32 => cs::Recipe::F32,
         Precision::Bf16 | Precision::F16 => cs::Recipe::Pure16,
@@ -802,7 +813,7 @@ fn cuda_column(
                 recipe = input.precision.recipe(),
                 framework = "PyTorch"
             ));
-            return column;
+            return Some(column);
         }
     };
     let lora = input.lora_rank.map(|rank| cs::Adapters {
@@ -857,7 +868,7 @@ fn cuda_column(
     };
     if let Err(e) = step.validate() {
         column.not_measured = Some(e.to_string());
-        return column;
+        return Some(column);
     }
     let peaks = step.peaks();
     let context = column.context;
@@ -897,10 +908,10 @@ fn cuda_column(
     if recipe == cs::Recipe::Qlora {
         column.assumes = column
             .assumes
-            .map(|a| format!("{a} {}", t!("cuda-qlora-gap")));
+            .map(|a| format!("{a}. {}", t!("cuda-qlora-gap")));
     }
     column.cuda = Some(peaks);
-    column
+    Some(column)
 }
 
 mod render;
