@@ -320,7 +320,6 @@ zero-range = --zero must be 0, 1, 2 or 3 (3 = FSDP full sharding)
 counts-zero = --gpus, --batch and --seq-len must be at least 1
 lora-rank-range = --lora-rank must be between 1 and the width ({ $width }), got { $rank }
 lora-rank-zero = --lora-rank must be at least 1
-lora-targets-unknown = --lora-targets { $given } is not a choice: use qv (the attention's query and value projections) or all-linear
 gpu-or-memory = give --gpu or --memory, not both
 zero-one-gpu = --zero { $stage } on one GPU changes nothing: ZeRO shards across GPUs (add --gpus N).
 name-plain = --name must be a plain file name without folders, got { $given }
@@ -911,14 +910,7 @@ measure-lora-list = measure runs LoRA on qv or all-linear only, not { $given }: 
 published-bad = the published rows cannot be read: { $error }
 published-model = published row names model { $given }, which is not a gpulab preset
 published-field = published row has { $field } = { $given }, which gpulab does not know
-published-title = The derived CUDA step against published GPU measurements (torch.cuda.max_memory_allocated)
-published-header-row = row
-published-header-measured = published
-published-header-derived = derived
-published-header-error = error
-published-summary = { $rows } rows: median |error| { $median } %, worst { $worst } %, worst QLoRA under-estimate { $qlora } % (goals: 5 %, 10 %, 5 %)
-published-sources = Sources and full configurations: { $file }
-est-col-cuda = PyTorch CUDA
+est-col-cuda = PyTorch CUDA derived
 est-row-allocated = allocated at the peak (max_memory_allocated)
 est-row-reserved = reserved by PyTorch's caching allocator
 cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room

@@ -320,7 +320,6 @@ zero-range = --zero는 0, 1, 2, 3 중 하나여야 합니다 (3 = FSDP 전체 �
 counts-zero = --gpus, --batch, --seq-len은 1 이상이어야 합니다
 lora-rank-range = --lora-rank는 1에서 너비({ $width }) 사이여야 합니다 (받은 값: { $rank })
 lora-rank-zero = --lora-rank는 1 이상이어야 합니다
-lora-targets-unknown = --lora-targets { $given } 값은 고를 수 있는 값이 아닙니다: qv(어텐션의 query와 value 투영) 또는 all-linear를 쓰세요
 gpu-or-memory = --gpu와 --memory 중 하나만 주세요
 zero-one-gpu = GPU 한 장에서 --zero { $stage } 값은 아무것도 바꾸지 않습니다: ZeRO는 여러 GPU에 나눠 담습니다 (--gpus N을 더하세요).
 name-plain = --name은 폴더 없는 파일 이름이어야 합니다 (받은 값: { $given })
@@ -911,14 +910,7 @@ measure-lora-list = measure는 LoRA를 qv 또는 all-linear로만 실행합니�
 published-bad = 공개 측정 행을 읽을 수 없습니다: { $error }
 published-model = 공개 측정 행의 모델 { $given }은(는) gpulab 프리셋이 아닙니다
 published-field = 공개 측정 행의 { $field } = { $given }을(를) gpulab이 모릅니다
-published-title = 유도한 CUDA 단계와 공개된 GPU 측정값 비교 (torch.cuda.max_memory_allocated)
-published-header-row = 행
-published-header-measured = 공개값
-published-header-derived = 유도값
-published-header-error = 오차
-published-summary = { $rows }행: 오차 절댓값 중앙값 { $median } %, 최대 { $worst } %, QLoRA 최대 과소추정 { $qlora } % (목표: 5 %, 10 %, 5 %)
-published-sources = 출처와 전체 설정: { $file }
-est-col-cuda = PyTorch CUDA
+est-col-cuda = PyTorch CUDA 유도
 est-row-allocated = 최고치의 할당량 (max_memory_allocated)
 est-row-reserved = PyTorch 캐싱 할당기가 예약한 양
 cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요
