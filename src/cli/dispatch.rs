@@ -327,7 +327,7 @@ pub(super) fn torch_variant(
             Some(text) => match gpulab::memory::models::LoraTargets::parse(text) {
                 Ok(targets) => Some(targets),
                 Err(e) => {
-                    gpulab::memory::cuda_step::Projections::parse(text).map_err(|_| e)?;
+                    gpulab::memory::models::Projections::parse(text).map_err(|_| e)?;
                     None
                 }
             },
@@ -521,7 +521,7 @@ fn recipe_input(
             .torch
             .lora_targets
             .as_deref()
-            .map(gpulab::memory::cuda_step::Projections::parse)
+            .map(gpulab::memory::models::Projections::parse)
             .transpose()?,
         lora_dropout: lora_dropout(args.dropout.unwrap_or(0.0))?,
         fused_update: recipe.name == "adamw-fused",

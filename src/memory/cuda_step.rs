@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::memory::models::{Family, LoraTargets, ModelConfig};
+use crate::memory::models::{Family, ModelConfig, Projections};
 use crate::units::Bytes;
 
 /// The precision recipe as PyTorch runs it on a GPU.
@@ -76,97 +76,6 @@ pub enum Update {
     Fused,
     /// Parameter by parameter: temporaries the size of the largest parameter.
     ForLoop,
-}
-
-/// The linear layers of a block that LoRA can adapt, as a set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Projections(pub u8);
-
-impl Projections {
-    /// Query.
-    pub const Q: u8 = 1;
-    /// Key.
-    pub const K: u8 = 2;
-    /// Value.
-    pub const V: u8 = 4;
-    /// Attention output.
-    pub const O: u8 = 8;
-    /// MLP gate (Llama family).
-    pub const GATE: u8 = 16;
-    /// MLP up (GPT-2: c_fc).
-    pub const UP: u8 = 32;
-    /// MLP down (GPT-2: the MLP's c_proj).
-    pub const DOWN: u8 = 64;
-    const NAMES: [(&'static str, u8); 7] = [
-        ("q", Self::Q),
-        ("k", Self::K),
-        ("v", Self::V),
-        ("o", Self::O),
-        ("gate", Self::GATE),
-        ("up", Self::UP),
-        ("down", Self::DOWN),
-    ];
-
-    /// Every linear layer of a block (peft's "all-linear").
-    pub const ALL: Projections = Projections(127);
-
-    /// Parses "q,k,v,o,gate,up,down" (peft's module names with or without `_proj`; GPT-2's
-    /// c_attn, c_proj, c_fc), or a family: qv, attention, mlp, all-linear.
-    pub fn parse(text: &str) -> Result<Projections> {
-        let bad =
-            |given: &str| Error::Invalid(t!("lora-targets-unknown", given = format!("{given:?}")));
-        let text = text.trim().to_ascii_lowercase().replace('_', "-");
-        let family = match text.as_str() {
-            "qv" => Some(Self::Q | Self::V),
-            "attention" | "attn" => Some(Self::Q | Self::K | Self::V | Self::O),
-            "mlp" => Some(Self::GATE | Self::UP | Self::DOWN),
-            "all-linear" | "all" => Some(127),
-            _ => None,
-        };
-        if let Some(bits) = family {
-            return Ok(Projections(bits));
-        }
-        let mut bits = 0;
-        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let name = part.strip_suffix("-proj").unwrap_or(part);
-            bits |= match name {
-                "c-attn" => Self::Q | Self::K | Self::V,
-                "c-fc" => Self::UP,
-                _ => Self::NAMES
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, b)| *b)
-                    .ok_or_else(|| bad(part))?,
-            };
-        }
-        if bits == 0 {
-            return Err(bad(&text));
-        }
-        Ok(Projections(bits))
-    }
-
-    /// The set a named family of targets stands for.
-    pub fn of(targets: LoraTargets) -> Projections {
-        match targets {
-            LoraTargets::Qv => Projections(Self::Q | Self::V),
-            LoraTargets::AllLinear => Self::ALL,
-        }
-    }
-
-    /// Holds this projection?
-    pub fn has(self, bit: u8) -> bool {
-        self.0 & bit != 0
-    }
-
-    /// "q,k,v,o".
-    pub fn name(self) -> String {
-        Self::NAMES
-            .iter()
-            .filter(|(_, b)| self.has(*b))
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>()
-            .join(",")
-    }
 }
 
 /// peft's LoRA as a recipe sets it.
@@ -266,6 +175,12 @@ impl CudaStep {
             Recipe::Amp => (4.0, 2.0, 2.0),
             Recipe::Qlora => (2.0, 2.0, 2.0),
         }
+    }
+
+    /// Bytes a trained parameter is kept in, and so its gradient and PyTorch's moments: 16
+    /// bits only when the whole model trains in 16 bits (peft's adapters are fp32).
+    fn trained_width(&self) -> f64 {
+        trained_width(self.recipe, self.lora.is_some())
     }
 
     fn autocast(&self) -> bool {
@@ -435,53 +350,22 @@ impl CudaStep {
 
     /// Parameters: (total, trained, in 4-bit block linears).
     fn counts(&self) -> (u64, u64, u64) {
-        let mut m = self.model.clone();
-        m.lora = None;
-        let base = m.param_count();
+        let base = self.model.base_param_count();
         let adapters = self.lora.map(|l| self.adapter_params(l)).unwrap_or(0);
         let trained = if self.lora.is_some() { adapters } else { base };
-        (base + adapters, trained, m.block_linear_params())
+        (base + adapters, trained, self.model.block_linear_params())
     }
 
-    /// LoRA's parameters: r·(in + out) for every adapted linear.
-    pub fn adapter_params(&self, lora: Adapters) -> u64 {
-        let m = &self.model;
-        let u = |x: usize| x as u64;
-        let (d, f, r) = (u(m.d_model), u(m.ffn_width()), lora.rank as u64);
-        let (q, kv) = (u(m.q_width()), u(m.kv_width()));
-        let t = lora.targets;
-        let layers: Vec<(u64, u64)> = match m.family {
-            Family::Gpt => {
-                let mut v = Vec::new();
-                if t.has(Projections::Q | Projections::K | Projections::V) {
-                    v.push((d, 3 * d));
-                }
-                if t.has(Projections::O) {
-                    v.push((d, d));
-                }
-                if t.has(Projections::UP) {
-                    v.push((d, f));
-                }
-                if t.has(Projections::DOWN) {
-                    v.push((f, d));
-                }
-                v
-            }
-            _ => [
-                (Projections::Q, (d, q)),
-                (Projections::K, (d, kv)),
-                (Projections::V, (d, kv)),
-                (Projections::O, (q, d)),
-                (Projections::GATE, (d, f)),
-                (Projections::UP, (d, f)),
-                (Projections::DOWN, (f, d)),
-            ]
-            .into_iter()
-            .filter(|(bit, _)| t.has(*bit))
-            .map(|(_, io)| io)
-            .collect(),
-        };
-        u(m.layers) * layers.iter().map(|(i, o)| r * (i + o)).sum::<u64>()
+    /// LoRA's parameters: r·(in + out) for every adapted linear of every block.
+    fn adapter_params(&self, lora: Adapters) -> u64 {
+        let r = lora.rank as u64;
+        let per_block: u64 = self
+            .model
+            .adapted_linears(lora.targets)
+            .iter()
+            .map(|(i, o)| r * (i + o))
+            .sum();
+        self.model.layers as u64 * per_block
     }
 
     /// Checks the step can be counted: a transformer, and LoRA where the recipe needs it.
@@ -506,7 +390,7 @@ impl CudaStep {
         let m = &self.model;
         let (total, trained, linears) = self.counts();
         let untrained = total - trained;
-        let (sd, lo, _) = self.widths();
+        let (sd, _, _) = self.widths();
         let tokens = (m.batch * m.seq_len) as f64;
         let d = m.d_model as f64;
         let v = m.vocab as f64;
@@ -514,19 +398,13 @@ impl CudaStep {
         // Weights: fp32 adapters over a 16-bit (or 4-bit) base; one width otherwise.
         let weights = match self.recipe {
             Recipe::F32 | Recipe::Amp => 4.0 * total as f64,
-            Recipe::Pure16 => {
-                2.0 * untrained as f64
-                    + if self.lora.is_some() { 4.0 } else { 2.0 } * trained as f64
-            }
+            Recipe::Pure16 => 2.0 * untrained as f64 + self.trained_width() * trained as f64,
             Recipe::Qlora => {
                 let rest = (untrained - linears) as f64;
                 self.model.nf4_bytes() as f64 + 2.0 * rest + 4.0 * trained as f64
             }
         };
-        let grad_width = match self.recipe {
-            Recipe::Pure16 if self.lora.is_none() => 2.0,
-            _ => 4.0,
-        };
+        let grad_width = self.trained_width();
         let gradients = grad_width * trained as f64;
         let state = self.optimizer.state_bytes * trained as f64;
         let held = weights + state;
@@ -608,7 +486,6 @@ impl CudaStep {
         };
         const SEGMENT: f64 = 2.0 * 1024.0 * 1024.0;
         let reserved = ((allocated + largest) / SEGMENT).ceil() * SEGMENT;
-        let _ = lo;
         CudaPeaks {
             weights: Bytes(weights as u64),
             gradients: Bytes(if peak_at == PeakAt::Step {
@@ -633,6 +510,41 @@ impl CudaStep {
     }
 }
 
+/// Bytes a trained parameter is kept in under `recipe` (see [`CudaStep::new`]).
+fn trained_width(recipe: Recipe, lora: bool) -> f64 {
+    match recipe {
+        Recipe::Pure16 if !lora => 2.0,
+        _ => 4.0,
+    }
+}
+
+impl CudaStep {
+    /// A step whose optimizer keeps its moments as PyTorch does, in the trained parameters'
+    /// type, unless the recipe's optimizer says otherwise (8-bit, Adafactor).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        model: ModelConfig,
+        recipe: Recipe,
+        kernel: Kernel,
+        loss: LossPath,
+        lora: Option<Adapters>,
+        optimizer: crate::memory::optim::OptimizerRecipe,
+        update: Update,
+        checkpointing: bool,
+    ) -> CudaStep {
+        let width = trained_width(recipe, lora.is_some());
+        CudaStep {
+            model,
+            recipe,
+            kernel,
+            loss,
+            lora,
+            optimizer: Optimizer::of(optimizer, width, update),
+            checkpointing,
+        }
+    }
+}
+
 impl Optimizer {
     /// An optimizer as recipes name it, its moments kept `width` bytes wide (PyTorch keeps
     /// them in the parameter's type), updated as `update` says.
@@ -651,12 +563,6 @@ impl Optimizer {
             moments,
         }
     }
-}
-
-/// The CUDA context and library workspaces a PyTorch process holds on a GPU beyond its
-/// allocator (a typical value: data/docs/memory.md, "CUDA context").
-pub fn context_bytes(_gpu: &str) -> Bytes {
-    crate::memory::formulas::CUDA_CONTEXT_TYPICAL
 }
 
 #[cfg(test)]

@@ -105,6 +105,97 @@ impl LoraTargets {
     }
 }
 
+/// The linear layers of a block that LoRA can adapt, as a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Projections(pub u8);
+
+impl Projections {
+    /// Query.
+    pub const Q: u8 = 1;
+    /// Key.
+    pub const K: u8 = 2;
+    /// Value.
+    pub const V: u8 = 4;
+    /// Attention output.
+    pub const O: u8 = 8;
+    /// MLP gate (Llama family).
+    pub const GATE: u8 = 16;
+    /// MLP up (GPT-2: c_fc).
+    pub const UP: u8 = 32;
+    /// MLP down (GPT-2: the MLP's c_proj).
+    pub const DOWN: u8 = 64;
+    const NAMES: [(&'static str, u8); 7] = [
+        ("q", Self::Q),
+        ("k", Self::K),
+        ("v", Self::V),
+        ("o", Self::O),
+        ("gate", Self::GATE),
+        ("up", Self::UP),
+        ("down", Self::DOWN),
+    ];
+
+    /// Every linear layer of a block (peft's "all-linear").
+    pub const ALL: Projections = Projections(127);
+
+    /// Parses "q,k,v,o,gate,up,down" (peft's module names with or without `_proj`; GPT-2's
+    /// c_attn, c_proj, c_fc), or a family: qv, attention, mlp, all-linear.
+    pub fn parse(text: &str) -> Result<Projections> {
+        let bad =
+            |given: &str| Error::Invalid(t!("lora-targets-unknown", given = format!("{given:?}")));
+        let text = text.trim().to_ascii_lowercase().replace('_', "-");
+        let family = match text.as_str() {
+            "qv" => Some(Self::Q | Self::V),
+            "attention" | "attn" => Some(Self::Q | Self::K | Self::V | Self::O),
+            "mlp" => Some(Self::GATE | Self::UP | Self::DOWN),
+            "all-linear" | "all" => Some(127),
+            _ => None,
+        };
+        if let Some(bits) = family {
+            return Ok(Projections(bits));
+        }
+        let mut bits = 0;
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let name = part.strip_suffix("-proj").unwrap_or(part);
+            bits |= match name {
+                "c-attn" => Self::Q | Self::K | Self::V,
+                "c-fc" => Self::UP,
+                _ => Self::NAMES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, b)| *b)
+                    .ok_or_else(|| bad(part))?,
+            };
+        }
+        if bits == 0 {
+            return Err(bad(&text));
+        }
+        Ok(Projections(bits))
+    }
+
+    /// The set a named family of targets stands for.
+    pub fn of(targets: LoraTargets) -> Projections {
+        match targets {
+            LoraTargets::Qv => Projections(Self::Q | Self::V),
+            LoraTargets::AllLinear => Self::ALL,
+        }
+    }
+
+    /// Holds this projection?
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// "q,k,v,o".
+    pub fn name(self) -> String {
+        Self::NAMES
+            .iter()
+            .filter(|(_, b)| self.has(*b))
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
 /// LoRA on a transformer: rank r adapters (r·(in + out) parameters per adapted layer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LoraShape {
@@ -486,24 +577,44 @@ impl ModelConfig {
         let Some(lora) = self.lora.filter(|_| self.family.is_transformer()) else {
             return 0;
         };
+        let r = lora.rank as u64;
+        let per_block: u64 = self
+            .adapted_linears(Projections::of(lora.targets))
+            .iter()
+            .map(|(i, o)| r * (i + o))
+            .sum();
+        self.layers as u64 * per_block
+    }
+
+    /// (in, out) of each linear layer of one block that `targets` adapts. GPT-2 fuses q, k and
+    /// v in c_attn (adapted whole when any of them is named) and has no gate.
+    pub fn adapted_linears(&self, targets: Projections) -> Vec<(u64, u64)> {
         let u = |x: usize| x as u64;
-        let (r, d, f, l) = (
-            u(lora.rank),
-            u(self.d_model),
-            u(self.ffn_width()),
-            u(self.layers),
-        );
+        let (d, f) = (u(self.d_model), u(self.ffn_width()));
         let (q, kv) = (u(self.q_width()), u(self.kv_width()));
-        // (in, out) of each adapted layer of one block.
-        let layers: Vec<(u64, u64)> = match (self.family, lora.targets) {
-            (Family::Gpt, LoraTargets::Qv) => vec![(d, 3 * d)],
-            (Family::Gpt, LoraTargets::AllLinear) => vec![(d, 3 * d), (d, d), (d, f), (f, d)],
-            (_, LoraTargets::Qv) => vec![(d, q), (d, kv)],
-            (_, LoraTargets::AllLinear) => {
-                vec![(d, q), (d, kv), (d, kv), (q, d), (d, f), (d, f), (f, d)]
-            }
+        let layers = match self.family {
+            Family::Gpt => vec![
+                (Projections::Q | Projections::K | Projections::V, (d, 3 * d)),
+                (Projections::O, (d, d)),
+                (Projections::UP, (d, f)),
+                (Projections::DOWN, (f, d)),
+            ],
+            Family::Llama => vec![
+                (Projections::Q, (d, q)),
+                (Projections::K, (d, kv)),
+                (Projections::V, (d, kv)),
+                (Projections::O, (q, d)),
+                (Projections::GATE, (d, f)),
+                (Projections::UP, (d, f)),
+                (Projections::DOWN, (f, d)),
+            ],
+            Family::Mlp | Family::Cnn => Vec::new(),
         };
-        l * layers.iter().map(|(i, o)| r * (i + o)).sum::<u64>()
+        layers
+            .into_iter()
+            .filter(|(bits, _)| targets.has(*bits))
+            .map(|(_, io)| io)
+            .collect()
     }
 
     /// Parameters that train: the adapters with LoRA, else all of them.

@@ -5,9 +5,8 @@
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use crate::memory::cuda_step::{
-    Adapters, CudaStep, Kernel, LossPath, Optimizer, Projections, Recipe, Update,
-};
+use crate::memory::cuda_step::{Adapters, CudaStep, Kernel, LossPath, Recipe, Update};
+use crate::memory::models::Projections;
 use crate::units::Bytes;
 
 /// The rows shipped with gpulab.
@@ -38,15 +37,15 @@ pub struct Row {
     /// `torch_dtype` as given.
     pub dtype: String,
     /// pure16, amp, f32 or qlora.
-    pub recipe: String,
+    pub recipe: Recipe,
     /// transformers' attn_implementation.
     pub attention: String,
     /// Gradient checkpointing.
     pub checkpointing: bool,
     /// Optimizer.
     pub optimizer: String,
-    /// foreach, fused or for-loop.
-    pub update: String,
+    /// foreach, fused or for_loop.
+    pub update: Update,
     /// LoRA rank, with LoRA.
     #[serde(default)]
     pub lora_rank: Option<usize>,
@@ -83,19 +82,6 @@ impl Row {
             .ok_or_else(|| Error::Invalid(t!("published-model", given = self.model.clone())))?;
         model.batch = self.batch;
         model.seq_len = self.seq_len;
-        let recipe = match self.recipe.as_str() {
-            "pure16" => Recipe::Pure16,
-            "amp" => Recipe::Amp,
-            "f32" => Recipe::F32,
-            "qlora" => Recipe::Qlora,
-            other => {
-                return Err(Error::Invalid(t!(
-                    "published-field",
-                    field = "recipe",
-                    given = other.to_string()
-                )))
-            }
-        };
         let kernel = match self.attention.as_str() {
             "sdpa" | "flash_attention_2" => Kernel::Fused,
             "eager" => Kernel::Eager,
@@ -107,19 +93,6 @@ impl Row {
                 )))
             }
         };
-        let update = match self.update.as_str() {
-            "foreach" => Update::Foreach,
-            "fused" => Update::Fused,
-            "for-loop" => Update::ForLoop,
-            other => {
-                return Err(Error::Invalid(t!(
-                    "published-field",
-                    field = "update",
-                    given = other.to_string()
-                )))
-            }
-        };
-        let recipe_opt = crate::memory::optim::OptimizerRecipe::parse(&self.optimizer)?;
         let lora = match self.lora_rank {
             Some(rank) => Some(Adapters {
                 rank,
@@ -128,20 +101,16 @@ impl Row {
             }),
             None => None,
         };
-        let width = match recipe {
-            Recipe::Pure16 if lora.is_none() => 2.0,
-            _ => 4.0,
-        };
-        let optimizer = Optimizer::of(recipe_opt, width, update);
-        Ok(CudaStep {
+        Ok(CudaStep::new(
             model,
-            recipe,
+            self.recipe,
             kernel,
-            loss: LossPath::of_release(&self.transformers)?,
+            LossPath::of_release(&self.transformers)?,
             lora,
-            optimizer,
-            checkpointing: self.checkpointing,
-        })
+            crate::memory::optim::OptimizerRecipe::parse(&self.optimizer)?,
+            self.update,
+            self.checkpointing,
+        ))
     }
 }
 
@@ -172,7 +141,7 @@ pub fn judge(rows: &[Row]) -> Result<(Vec<Judged>, f64, f64, f64)> {
         let step = row.step()?;
         step.validate()?;
         let peaks = step.peaks();
-        let context = crate::memory::cuda_step::context_bytes(&row.gpu);
+        let context = crate::memory::formulas::CUDA_CONTEXT_TYPICAL;
         let derived = peaks.allocated;
         let error_pct = (derived.0 as f64 - row.allocated as f64) / row.allocated as f64 * 100.0;
         judged.push(Judged {

@@ -321,7 +321,7 @@ pub struct EstimateInput {
     /// LoRA's target layers as a list (`--lora-targets q,k,v,o`): the CUDA column adapts
     /// exactly these; None: `lora_targets`.
     #[serde(default)]
-    pub lora_set: Option<crate::memory::cuda_step::Projections>,
+    pub lora_set: Option<crate::memory::models::Projections>,
     /// peft's `lora_dropout` above 0 (a mask and a dropped copy of each adapted input).
     #[serde(default)]
     pub lora_dropout: bool,
@@ -819,7 +819,7 @@ pub fn cuda_column(
     let lora = input.lora_rank.map(|rank| cs::Adapters {
         rank: rank as usize,
         targets: input.lora_set.unwrap_or_else(|| {
-            cs::Projections::of(
+            crate::memory::models::Projections::of(
                 input
                     .lora_targets
                     .unwrap_or(crate::memory::models::LoraTargets::Qv),
@@ -827,10 +827,6 @@ pub fn cuda_column(
         }),
         dropout: input.lora_dropout,
     });
-    let width = match recipe {
-        cs::Recipe::Pure16 if lora.is_none() => 2.0,
-        _ => 4.0,
-    };
     let kind = input
         .optimizer
         .unwrap_or(crate::memory::optim::OptimizerKind::Adamw);
@@ -841,31 +837,27 @@ pub fn cuda_column(
     } else {
         cs::Update::ForLoop
     };
-    let optimizer = cs::Optimizer::of(
-        crate::memory::optim::OptimizerRecipe {
-            kind,
-            name: kind.name(),
-            state_bytes: input.state_bytes,
-        },
-        width,
-        update,
-    );
-    let step = cs::CudaStep {
-        model: crate::memory::models::ModelConfig {
+    let step = cs::CudaStep::new(
+        crate::memory::models::ModelConfig {
             batch: input.batch as usize,
             lora: None,
             ..model.clone()
         },
         recipe,
-        kernel: match input.torch.attention {
+        match input.torch.attention {
             crate::memory::torch::Attention::Sdpa => cs::Kernel::Fused,
             crate::memory::torch::Attention::Eager => cs::Kernel::Eager,
         },
-        loss: cs::LossPath::PadLabels,
+        cs::LossPath::PadLabels,
         lora,
-        optimizer,
-        checkpointing: input.checkpointing,
-    };
+        crate::memory::optim::OptimizerRecipe {
+            kind,
+            name: kind.name(),
+            state_bytes: input.state_bytes,
+        },
+        update,
+        input.checkpointing,
+    );
     if let Err(e) = step.validate() {
         column.not_measured = Some(e.to_string());
         return Some(column);

@@ -1,6 +1,7 @@
 //! The derived CUDA step against the published rows and against hand counts.
 
 use super::*;
+use crate::memory::models::Projections;
 
 #[test]
 fn published_rows_are_met() {
