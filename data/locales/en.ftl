@@ -196,7 +196,6 @@ act-formula-layer = formula (one layer at a time)
 act-lessons-toml = lessons.toml per-sample estimate
 act-rough = rough (batch · 16·√P values)
 act-measured = measured { $framework } model ({ $file })
-act-measured-recipe = measured: PyTorch (transformers) model of { $file } for { $model }, { $dtype }, { $variant }
 fit-too-slow-cpu = { $time } on this CPU: past { $limit } h a run is no lesson to wait for
 fit-too-slow-colab = { $time } is longer than Colab's free session ({ $limit } h at most)
 fit-caveat-cpu-pinned = the lesson's code hard-codes device="cpu": as written it runs on the CPU; change it to "cuda" for this time
@@ -914,3 +913,4 @@ est-col-cuda = PyTorch CUDA derived
 est-row-allocated = allocated at the peak (max_memory_allocated)
 est-row-reserved = reserved by PyTorch's caching allocator
 cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room
+act-cuda-recipe = derived for CUDA from the code of a Hugging Face step ({ $model }, { $recipe }, fused attention, foreach AdamW), with the caching allocator's reserve of { $reserve } (not measured on a GPU)

@@ -196,7 +196,6 @@ act-formula-layer = 공식 (한 번에 한 층씩)
 act-lessons-toml = lessons.toml의 샘플당 추정값
 act-rough = 대략값 (배치 · 16·√P개 값)
 act-measured = 측정한 { $framework } 모델 ({ $file })
-act-measured-recipe = 측정값: { $file }의 PyTorch(transformers) 모델, { $model }, { $dtype }, { $variant }
 fit-too-slow-cpu = 이 CPU로 { $time }: { $limit }시간이 넘는 실행은 기다릴 만한 실습이 아닙니다
 fit-too-slow-colab = { $time } 시간은 Colab 무료 세션(최대 { $limit }시간)보다 깁니다
 fit-caveat-cpu-pinned = 강의 코드가 device="cpu"로 고정되어 있어 그대로는 CPU에서 실행됩니다. 이 시간을 얻으려면 "cuda"로 바꾸세요
@@ -914,3 +913,4 @@ est-col-cuda = PyTorch CUDA 유도
 est-row-allocated = 최고치의 할당량 (max_memory_allocated)
 est-row-reserved = PyTorch 캐싱 할당기가 예약한 양
 cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요
+act-cuda-recipe = Hugging Face 단계의 코드에서 CUDA 기준으로 유도 ({ $model }, { $recipe }, 융합 어텐션, foreach AdamW), 캐싱 할당기 예약분 { $reserve } 포함 (GPU에서 잰 값 아님)

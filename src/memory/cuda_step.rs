@@ -209,14 +209,13 @@ impl CudaStep {
     }
 
     /// What a block's base linear keeps of an input `bytes` wide per element that `consumers`
-    /// linears read: a frozen nn.Linear nothing; bitsandbytes' 4-bit matmul its 16-bit input
-    /// whenever that input needs a gradient; a trained one its input (under autocast, each
-    /// its own 16-bit cast of an fp32 input).
+    /// linears read: a frozen one nothing (nn.Linear, and bitsandbytes' 4-bit matmul, which
+    /// keeps only its 4-bit weight); a trained one its input (under autocast, each its own
+    /// 16-bit cast of an fp32 input).
     fn base_keeps(&self, bytes: f64, consumers: f64) -> f64 {
         let cast = if bytes == 2.0 { 2.0 } else { 2.0 * consumers };
         match (self.recipe, self.lora.is_none()) {
-            (Recipe::Qlora, _) => cast,
-            (_, false) => 0.0,
+            (Recipe::Qlora, _) | (_, false) => 0.0,
             (Recipe::Amp, true) => cast,
             (_, true) => bytes,
         }

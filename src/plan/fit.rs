@@ -536,60 +536,58 @@ pub fn measured_activations(w: &Workload) -> Option<(Bytes, String)> {
     ))
 }
 
-/// A doc recipe that names its model (`preset`): Hugging Face's model of that shape, trained as
-/// the recipe says (LoRA through peft, checkpointing, 16-bit: autocast over f32 weights for full
-/// training, a bf16 base under LoRA; QLoRA's 4-bit base is weights only, counted by formula in
-/// `memory`), measured in PyTorch with CUDA's default optimizer update (the recipes run on GPUs):
-/// the activations and temporaries of its peak.
+/// A doc recipe that names its model (`preset`): Hugging Face's model of that shape trained
+/// on a GPU as the recipe says (LoRA through peft, checkpointing; 16-bit: autocast over fp32
+/// weights for full training, a 16-bit base under LoRA; QLoRA's 4-bit base), its step derived
+/// for CUDA (src/memory/cuda_step.rs): the activations and temporaries of its peak, with the
+/// caching allocator's reserve on top, since that is what runs out on a GPU.
 fn measured_recipe(w: &Workload, name: &str) -> Option<(Bytes, String)> {
+    use crate::memory::cuda_step::{Adapters, CudaStep, Kernel, LossPath, Recipe, Update};
     use crate::memory::formulas::Precision;
-    use crate::memory::models::{LoraShape, LoraTargets};
-    use crate::memory::torch::{Autocast, Implementation, Variant};
+    use crate::memory::models::{LoraTargets, Projections};
     let mut model = crate::memory::models::preset(name)?;
     model.batch = w.batch as usize;
     model.seq_len = w.seq_len? as usize;
-    model.lora = w.lora_rank.map(|r| LoraShape {
+    let lora = w.lora_rank.map(|r| Adapters {
         rank: r as usize,
-        targets: w.lora_targets.unwrap_or(LoraTargets::Qv),
+        targets: Projections::of(w.lora_targets.unwrap_or(LoraTargets::Qv)),
+        dropout: false,
     });
-    let lora = model.lora.is_some();
-    let (dtype, autocast) = match w.dtype {
-        Precision::F32 => (candle_core::DType::F32, None),
-        Precision::Bf16 | Precision::Nf4 if lora => (candle_core::DType::BF16, None),
-        Precision::Bf16 | Precision::F16 | Precision::Mixed => {
-            (candle_core::DType::F32, Some(Autocast::Bf16))
-        }
+    let recipe = match w.dtype {
+        Precision::F32 => Recipe::F32,
+        Precision::Nf4 if lora.is_some() => Recipe::Qlora,
+        Precision::Bf16 | Precision::F16 | Precision::Mixed if lora.is_some() => Recipe::Pure16,
+        Precision::Bf16 | Precision::F16 | Precision::Mixed => Recipe::Amp,
         _ => return None,
     };
-    let optimizer = w.optimizer?;
-    let variant = Variant {
-        implementation: Implementation::Transformers,
-        foreach: true,
-        checkpointing: w.checkpointing,
-        lora: model.lora.map(|l| l.targets),
-        autocast,
-        ..Variant::default()
-    };
-    let (cal, file) = crate::memory::calibration::shipped()
-        .ok()?
-        .into_iter()
-        .find(|(c, _)| c.framework == crate::memory::calibration::Framework::Pytorch)?;
-    let fitted = cal.model_for(&model, dtype, optimizer, Some(&variant))?;
-    // The recipes train on GPUs, where SDPA runs a fused kernel (data/docs/memory.md,
-    // "Attention on CUDA").
-    let path = crate::memory::empirical::AttentionPath::Fused;
-    Some((
-        fitted
-            .predict_with(&model, path)
-            .activations_and_temporaries(),
-        t!(
-            "act-measured-recipe",
-            file = file,
-            model = model.describe(),
-            dtype = crate::dtype::name(dtype),
-            variant = variant.describe(optimizer)
-        ),
-    ))
+    let kind = w.optimizer?;
+    let step = CudaStep::new(
+        model,
+        recipe,
+        Kernel::Fused,
+        LossPath::PadLabels,
+        lora,
+        crate::memory::optim::OptimizerRecipe {
+            kind,
+            name: kind.name(),
+            state_bytes: None,
+        },
+        Update::Foreach,
+        w.checkpointing,
+    );
+    step.validate().ok()?;
+    let peaks = step.peaks();
+    let reserve = peaks.reserved.0.saturating_sub(peaks.allocated.0);
+    let mut source = t!(
+        "act-cuda-recipe",
+        model = step.model.describe(),
+        recipe = format!("{recipe:?}").to_lowercase(),
+        reserve = Bytes(reserve)
+    );
+    if recipe == Recipe::Qlora {
+        source = format!("{source}. {}", t!("cuda-qlora-gap"));
+    }
+    Some((Bytes(peaks.activations.0 + reserve), source))
 }
 
 /// FLOPs of the whole run.
