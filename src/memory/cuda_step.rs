@@ -119,6 +119,9 @@ pub struct CudaStep {
     pub optimizer: Optimizer,
     /// Full activation checkpointing (transformers' `gradient_checkpointing_enable()`).
     pub checkpointing: bool,
+    /// The model's own dropout is on (GPT-2's configs set 0.1 on the residual branches and
+    /// the attention; Llama-family configs set none).
+    pub model_dropout: bool,
 }
 
 /// Where the peak falls.
@@ -161,6 +164,9 @@ struct BlockBytes {
     saved: f64,
     /// The block's input (what checkpointing keeps).
     input: f64,
+    /// What of the block's input its own ops keep without checkpointing (a norm keeping the
+    /// input itself; none where a 16-bit input is kept as an fp32 copy, counted in `saved`).
+    kept_input: f64,
     /// Gradients alive while one block runs backward.
     backward: f64,
 }
@@ -222,12 +228,18 @@ impl CudaStep {
     }
 
     /// The bytes an input of `width` elements, `bytes` each, costs the linears in `bits` that
-    /// read it (`consumers` of them): the base's copies and every adapter's.
-    fn linear_inputs(&self, bits: &[u8], width: f64, bytes: f64) -> f64 {
+    /// read it: the base's copies and every adapter's. `already_kept`: another op keeps that
+    /// very tensor (the attention its own output), so keeping it again costs nothing.
+    fn linear_inputs(&self, bits: &[u8], width: f64, bytes: f64, already_kept: bool) -> f64 {
         let targets = self.lora.map(|l| l.targets).unwrap_or_default();
         let base = self.base_keeps(bytes, bits.len() as f64);
-        let mut input_kept = base == bytes;
-        let mut total = base * width;
+        let shares_input = base == bytes;
+        let mut input_kept = already_kept || shares_input;
+        let mut total = if shares_input && already_kept {
+            0.0
+        } else {
+            base * width
+        };
         for &bit in bits {
             if !targets.has(bit) {
                 continue;
@@ -259,27 +271,38 @@ impl CudaStep {
             Family::Gpt => {
                 // ln_1 keeps its input (the block's input) and fp32 mean and rstd; its output
                 // feeds c_attn.
-                saved = 8.0 + self.linear_inputs(&[p], d, sd);
+                saved = 8.0 + self.linear_inputs(&[p], d, sd, false);
                 // c_attn's fused q, k, v output, viewed by the attention.
                 let qkv = 3.0 * lo * d;
+                // The fused kernel keeps its output, laid out as the merged heads c_proj reads;
+                // eager attention keeps the softmax (fp32 under autocast) and what the product
+                // with v reads, and c_proj reads a merged copy.
+                // (The fused kernel's dropout keeps a random seed, no mask.)
+                let fused = self.kernel == Kernel::Fused;
+                let mask = if self.model_dropout { 1.0 } else { 0.0 };
                 saved += match self.kernel {
                     Kernel::Fused => qkv + kd * d + 4.0 * h,
-                    // Softmax output, the dropout mask and the dropped scores (fp32 softmax
-                    // under autocast).
+                    // The product with v keeps the dropped scores, or without dropout the
+                    // softmax cast back to 16 bits (the softmax itself where no cast is needed).
                     Kernel::Eager => {
                         let softmax = if auto { 4.0 } else { kd };
-                        qkv + kd * d + (softmax + 1.0 + kd) * h * s
+                        let into_v = match (self.model_dropout, softmax == kd) {
+                            (true, _) => mask + kd,
+                            (false, true) => 0.0,
+                            (false, false) => kd,
+                        };
+                        qkv + (softmax + into_v) * h * s
                     }
                 };
-                // The merged heads feed c_proj; then the residual dropout's mask.
-                saved += self.linear_inputs(&[Projections::O], d, kd) + d;
+                // Then the residual dropout's mask.
+                saved += self.linear_inputs(&[Projections::O], d, kd, fused) + mask * d;
                 // ln_2 keeps the stream after attention.
-                saved += sd * d + 8.0 + self.linear_inputs(&[Projections::UP], d, sd);
+                saved += sd * d + 8.0 + self.linear_inputs(&[Projections::UP], d, sd, false);
                 // gelu_new in Python ops keeps its input, tanh, 0.5·x and 1 + tanh (autocast
                 // runs pow, and so the rest, in fp32).
                 saved += if auto { 14.0 * f } else { 4.0 * lo * f };
                 let y = if auto { 4.0 } else { lo };
-                saved += self.linear_inputs(&[Projections::DOWN], f, y) + d;
+                saved += self.linear_inputs(&[Projections::DOWN], f, y, false) + mask * d;
             }
             _ => {
                 let q = m.q_width() as f64;
@@ -297,36 +320,51 @@ impl CudaStep {
                 };
                 let extra_norms = m.extras.norms_per_block.unwrap_or(2).saturating_sub(2) as f64;
                 saved = norm(true) + extra_norms * norm(false);
-                saved +=
-                    self.linear_inputs(&[Projections::Q, Projections::K, Projections::V], d, sd);
+                saved += self.linear_inputs(
+                    &[Projections::Q, Projections::K, Projections::V],
+                    d,
+                    sd,
+                    false,
+                );
                 if m.extras.qk_norm {
                     saved += 4.0 * (q + kv) + if full { lo * (q + kv) } else { 0.0 };
                 }
                 // Rotary embedding keeps only cos and sin (once per model).
+                // The fused kernel keeps q, k, v, its output (laid out as the merged heads the
+                // output projection reads) and the log-sum-exp; eager keeps q, k and v repeated
+                // to every query head, the fp32 softmax and its cast back, and the output
+                // projection reads a merged copy.
+                let fused = self.kernel == Kernel::Fused;
                 saved += match self.kernel {
                     Kernel::Fused => kd * (q + 2.0 * kv) + kd * q + 4.0 * h,
-                    // Scores upcast to fp32 for softmax, cast back for the product with v;
-                    // k and v repeated to every query head.
                     Kernel::Eager => {
                         let back = if kd == 4.0 { 0.0 } else { kd };
-                        kd * 4.0 * q + (4.0 + back) * h * s
+                        kd * 3.0 * q + (4.0 + back) * h * s
                     }
                 };
-                saved += self.linear_inputs(&[Projections::O], q, kd);
+                saved += self.linear_inputs(&[Projections::O], q, kd, fused);
                 // The second norm keeps the stream after attention.
                 saved += norm(false);
-                saved += self.linear_inputs(&[Projections::GATE, Projections::UP], d, sd);
+                saved += self.linear_inputs(&[Projections::GATE, Projections::UP], d, sd, false);
                 // SiLU keeps the gate; the product keeps both of its factors.
                 saved += 3.0 * lo * f;
-                saved += self.linear_inputs(&[Projections::DOWN], f, lo);
+                saved += self.linear_inputs(&[Projections::DOWN], f, lo, false);
             }
         }
         // While one block runs backward: the stream's gradient in and out, and the MLP's
         // three f-wide gradients.
         let backward = 2.0 * sd * d + 3.0 * lo * f;
+        // GPT-2's layer norm keeps its input itself; an RMSNorm keeps an fp32 stream itself and
+        // a 16-bit one as a copy (in `saved`).
+        let kept_input = match m.family {
+            Family::Gpt => sd * d,
+            _ if sd == 4.0 => sd * d,
+            _ => 0.0,
+        };
         BlockBytes {
             saved,
             input: sd * d,
+            kept_input,
             backward,
         }
     }
@@ -442,7 +480,7 @@ impl CudaStep {
         let kept = if self.checkpointing {
             layers * block.input
         } else {
-            layers * (block.input + block.saved)
+            layers * (block.kept_input + block.saved)
         };
         let at_loss =
             tokens * (kept + final_norm + per_token_fixed + loss_fwd.max(loss_bwd)) + linear_copies;
@@ -455,7 +493,7 @@ impl CudaStep {
             // end of that exchange.
             let start =
                 tokens * (kept + block.backward + per_token_fixed) + head_grad + linear_copies;
-            let end = gradients + tokens * (block.input + block.saved + block.backward);
+            let end = gradients + tokens * (block.kept_input + block.saved + block.backward);
             start.max(end)
         };
         // The step: every gradient, the state, and the update's temporaries.
@@ -533,6 +571,7 @@ impl CudaStep {
     ) -> CudaStep {
         let width = trained_width(recipe, lora.is_some());
         CudaStep {
+            model_dropout: model.family == Family::Gpt,
             model,
             recipe,
             kernel,

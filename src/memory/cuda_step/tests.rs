@@ -56,6 +56,7 @@ fn hand_counts() {
             moments: 2,
         },
         checkpointing: false,
+        model_dropout: false,
     };
     let p = step.peaks();
     assert_eq!(p.peak_at, PeakAt::Step);
@@ -112,4 +113,110 @@ fn targets_parse_and_refuse() {
     );
     assert_eq!(LossPath::of_release("5.0.0").unwrap(), LossPath::PadLabels);
     assert!(LossPath::of_release("latest").is_err());
+}
+
+/// What PyTorch saved for backward per block and token in real steps (.ci/census-torch.py,
+/// recorded in data/fixtures/torch/census.json) against the derivation's count.
+fn census_errors() -> Vec<(String, f64, f64)> {
+    let text = include_str!("../../../data/fixtures/torch/census.json");
+    let file: serde_json::Value = serde_json::from_str(text).unwrap();
+    let mut out = Vec::new();
+    for c in file["cases"].as_array().unwrap() {
+        let family = c["family"].as_str().unwrap();
+        let mut model = crate::memory::models::ModelConfig {
+            family: if family == "llama" {
+                Family::Llama
+            } else {
+                Family::Gpt
+            },
+            batch: c["batch"].as_u64().unwrap() as usize,
+            vocab: 512,
+            d_model: 256,
+            heads: 4,
+            layers: 1,
+            seq_len: c["seq_len"].as_u64().unwrap() as usize,
+            ..crate::memory::models::ModelConfig::default_for(Family::Gpt)
+        };
+        if family == "llama" {
+            model.ffn = Some(512);
+            model.kv_heads = Some(2);
+        } else {
+            model.ffn = Some(1024);
+        }
+        let recipe = match c["recipe"].as_str().unwrap() {
+            "f32" => Recipe::F32,
+            "pure16" => Recipe::Pure16,
+            _ => Recipe::Amp,
+        };
+        let lora = c["lora"].as_str().map(|t| Adapters {
+            rank: 8,
+            targets: Projections::parse(t).unwrap(),
+            dropout: c["dropout"].as_bool().unwrap(),
+        });
+        let step = CudaStep::new(
+            model,
+            recipe,
+            if c["attention"] == "eager" {
+                Kernel::Eager
+            } else {
+                Kernel::Fused
+            },
+            LossPath::PadLabels,
+            lora,
+            crate::memory::optim::OptimizerRecipe::parse("adamw").unwrap(),
+            Update::Foreach,
+            false,
+        );
+        // The census ran without GPT-2's dropout.
+        let step = CudaStep {
+            model_dropout: false,
+            ..step
+        };
+        let b = step.block();
+        let mut derived = b.saved + b.kept_input;
+        // Where the CPU keeps other tensors than CUDA, by the CPU's own rules:
+        let m = &step.model;
+        let tokens = (m.batch * m.seq_len) as f64;
+        // a dropout mask is a tensor of the input's type (CUDA's fused dropout keeps bytes);
+        // peft's adapters drop an fp32 input;
+        if let Some(l) = step.lora.filter(|l| l.dropout) {
+            let widths: u64 = m.adapted_linears(l.targets).iter().map(|(i, _)| i).sum();
+            derived += 3.0 * widths as f64;
+        }
+        // autocast's 16-bit copies of the block's weights (per model on a GPU, counted apart)
+        // are here per block;
+        if recipe == Recipe::Amp {
+            let adapters = step.lora.map(|l| step.adapter_params(l)).unwrap_or(0);
+            let linears = m.block_linears().iter().sum::<u64>() + adapters;
+            derived += 2.0 * linears as f64 / tokens;
+        }
+        // the CPU's autocast runs pow in 16 bits (CUDA's in fp32), so GPT-2's gelu_new keeps
+        // four 16-bit tensors there;
+        if family == "gpt2" && recipe == Recipe::Amp {
+            derived -= 6.0 * m.ffn_width() as f64;
+        }
+        // and the CPU's flash kernel takes contiguous copies of GPT-2's query and value beside
+        // the fused q, k, v output a key view keeps whole.
+        if family == "gpt2" && c["attention"] == "sdpa" {
+            derived += 2.0 * step.widths().2 * m.d_model as f64;
+        }
+        let measured = c["per_block_per_token"].as_f64().unwrap();
+        let name = format!(
+            "{family} {} {} {}",
+            c["recipe"].as_str().unwrap(),
+            c["lora"].as_str().unwrap_or("full"),
+            c["attention"].as_str().unwrap()
+        );
+        out.push((name, measured, derived));
+    }
+    out
+}
+
+#[test]
+fn census_of_saved_tensors_is_met() {
+    for (name, measured, derived) in census_errors() {
+        let error = (derived - measured) / measured * 100.0;
+        eprintln!("{name:<32} {measured:>9.0} {derived:>9.0} {error:+6.1} %");
+        assert!(error.abs() < 1.0, "{name}: {error:+.2} %");
+    }
 }
