@@ -914,3 +914,6 @@ est-row-allocated = allocated at the peak (max_memory_allocated)
 est-row-reserved = reserved by PyTorch's caching allocator
 cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room
 act-cuda-recipe = derived for CUDA from the code of a Hugging Face step ({ $model }, { $recipe }, fused attention, foreach AdamW), with the caching allocator's reserve of { $reserve } (not measured on a GPU)
+est-which-on-cuda = On a GPU, the PyTorch CUDA column counts the tensors CUDA's kernels keep (the CPU-measured PyTorch column holds the CPU's), and its total adds what the caching allocator reserves: it is the one an out-of-memory error follows.
+est-cuda-from = PyTorch CUDA derived: { $source }; the step: { $assumes }.
+est-cuda-verdict = PyTorch CUDA derived ({ $recipe }): { $verdict }

@@ -914,3 +914,6 @@ est-row-allocated = 최고치의 할당량 (max_memory_allocated)
 est-row-reserved = PyTorch 캐싱 할당기가 예약한 양
 cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요
 act-cuda-recipe = Hugging Face 단계의 코드에서 CUDA 기준으로 유도 ({ $model }, { $recipe }, 융합 어텐션, foreach AdamW), 캐싱 할당기 예약분 { $reserve } 포함 (GPU에서 잰 값 아님)
+est-which-on-cuda = GPU에서는 PyTorch CUDA 열이 CUDA 커널이 남기는 텐서를 셉니다 (CPU에서 잰 PyTorch 열은 CPU의 텐서). 그 합계에는 캐싱 할당기의 예약분이 들어 있어, 메모리 부족 오류가 따르는 것은 이 값입니다.
+est-cuda-from = PyTorch CUDA 유도값: { $source }. 스텝: { $assumes }.
+est-cuda-verdict = PyTorch CUDA 유도값 ({ $recipe }): { $verdict }

@@ -30,6 +30,11 @@ pub fn against_budget(
     ];
     for c in measured {
         lines.push(match c.total {
+            Some(total) if c.cuda.is_some() => t!(
+                "est-cuda-verdict",
+                recipe = c.recipe,
+                verdict = verdict(total)
+            ),
             Some(total) => t!(
                 "est-measured-verdict",
                 framework = c.framework.name(),
@@ -218,6 +223,9 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
                 why = why
             ),
             None => match &c.assumes {
+                Some(assumes) if c.cuda.is_some() => {
+                    t!("est-cuda-from", source = c.source, assumes = assumes)
+                }
                 Some(assumes) => t!(
                     "est-measured-from-assuming",
                     framework = c.framework.name(),
@@ -239,6 +247,9 @@ pub fn render(e: &Estimate, measured: &[MeasuredColumn], notes: &[String]) -> St
     }
     if i.mode == Mode::Train && !measured.is_empty() {
         out.push_str(&(t!("est-which-to-trust") + "\n"));
+        if measured.iter().any(|c| c.cuda.is_some()) {
+            out.push_str(&(t!("est-which-on-cuda") + "\n"));
+        }
     }
     out
 }
