@@ -10,8 +10,8 @@ fn published_rows_are_met() {
     let (judged, median, worst, _) = crate::memory::published::judge(&rows).unwrap();
     for j in &judged {
         eprintln!(
-            "{:<40} {:>14} {:>14} {:+6.2} %",
-            j.id, j.measured.0, j.derived.0, j.error_pct
+            "{:<40} {:>14} {:>14} {:+6.2} % smi {:?} derived {}",
+            j.id, j.measured.0, j.derived.0, j.error_pct, j.nvidia_smi_mib, j.derived_smi_mib
         );
     }
     eprintln!("all rows: median {median:.2} % worst {worst:.2} %");
