@@ -5,7 +5,9 @@
 macro_rules! note {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
+        // Fitted to the terminal like every result line (src/output.rs).
+        let text = gpulab::output::wrap(&format!($($t)*), gpulab::output::columns());
+        let _ = writeln!(std::io::stderr(), "{text}");
     }};
 }
 
