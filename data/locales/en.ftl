@@ -902,7 +902,7 @@ cuda-not-transformer = the CUDA step is derived for transformers (GPT-2 and Llam
 cuda-qlora-needs-lora = QLoRA trains adapters on a frozen 4-bit base: give --lora-rank
 cuda-gpt-gate = GPT-2 has no gate projection: drop gate from --lora-targets (c_fc is up)
 cuda-source = gpulab's CUDA model of the step, derived from the code that runs it (not measured on a GPU)
-cuda-assumes = CUDA step derived tensor by tensor ({ $recipe }, { $kernel } attention{ $lora }, the loss as transformers ≥ 4.50 computes it): allocated peak { $allocated }, allocator reserve { $reserved }, plus CUDA context { $context } = the total
+cuda-assumes = CUDA step derived tensor by tensor ({ $recipe }, { $kernel } attention{ $lora }{ $loop }, the loss as transformers ≥ 4.50 computes it): allocated peak { $allocated }, allocator reserve { $reserved }, plus CUDA context { $context } = the total
 lora-targets-unknown = LoRA target { $given } is not known: use qv, all-linear, attention, mlp, or a list of q, k, v, o, gate, up, down (e.g. q,k,v,o)
 lora-dropout-range = --lora-dropout { $given } is not a probability: give a number from 0 up to (not including) 1, e.g. 0.05
 measure-lora-list = measure runs LoRA on qv or all-linear only, not { $given }: the list is for estimate's GPU column
@@ -917,3 +917,7 @@ act-cuda-recipe = derived for CUDA from the code of a Hugging Face step ({ $mode
 est-which-on-cuda = On a GPU, the PyTorch CUDA column counts the tensors CUDA's kernels keep (the CPU-measured PyTorch column holds the CPU's), and its total adds what the caching allocator reserves: it is the one an out-of-memory error follows.
 est-cuda-from = PyTorch CUDA derived: { $source }; the step: { $assumes }.
 est-cuda-verdict = PyTorch CUDA derived ({ $recipe }): { $verdict }
+help-estimate-grad_accum = Micro-batches each optimizer step accumulates gradients over (the GPU column: every gradient stays alive through the later micro-batches).
+help-estimate-keep_outputs = The training loop keeps the model's output through backward (out = model(...), then out.loss.backward()), as hand-written loops do; Trainer drops it first.
+cuda-accumulates = gradients accumulated over { $steps } micro-batches
+cuda-keeps-outputs = the loop keeps its output through backward

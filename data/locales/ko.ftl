@@ -902,7 +902,7 @@ cuda-not-transformer = CUDA 단계는 transformers 모델(GPT-2와 Llama 계열)
 cuda-qlora-needs-lora = QLoRA는 고정된 4비트 기반 위에서 어댑터를 학습합니다: --lora-rank를 주세요
 cuda-gpt-gate = GPT-2에는 gate 투영이 없습니다: --lora-targets에서 gate를 빼세요 (c_fc가 up입니다)
 cuda-source = 단계를 실행하는 코드에서 유도한 gpulab의 CUDA 모델 (GPU에서 잰 값 아님)
-cuda-assumes = 텐서 단위로 유도한 CUDA 단계 ({ $recipe }, { $kernel } 어텐션{ $lora }, transformers ≥ 4.50의 손실 계산): 할당 최고치 { $allocated }, 할당기 예약 { $reserved }, 여기에 CUDA 컨텍스트 { $context }를 더한 값이 합계
+cuda-assumes = 텐서 단위로 유도한 CUDA 단계 ({ $recipe }, { $kernel } 어텐션{ $lora }{ $loop }, transformers ≥ 4.50의 손실 계산): 할당 최고치 { $allocated }, 할당기 예약 { $reserved }, 여기에 CUDA 컨텍스트 { $context }를 더한 값이 합계
 lora-targets-unknown = LoRA 대상 { $given }을(를) 모릅니다: qv, all-linear, attention, mlp 또는 q, k, v, o, gate, up, down의 목록(예: q,k,v,o)을 쓰세요
 lora-dropout-range = --lora-dropout { $given }은(는) 확률이 아닙니다: 0 이상 1 미만의 수를 주세요 (예: 0.05)
 measure-lora-list = measure는 LoRA를 qv 또는 all-linear로만 실행합니다 ({ $given } 아님): 목록은 estimate의 GPU 열에서 씁니다
@@ -917,3 +917,7 @@ act-cuda-recipe = Hugging Face 단계의 코드에서 CUDA 기준으로 유도 (
 est-which-on-cuda = GPU에서는 PyTorch CUDA 열이 CUDA 커널이 남기는 텐서를 셉니다 (CPU에서 잰 PyTorch 열은 CPU의 텐서). 그 합계에는 캐싱 할당기의 예약분이 들어 있어, 메모리 부족 오류가 따르는 것은 이 값입니다.
 est-cuda-from = PyTorch CUDA 유도값: { $source }. 스텝: { $assumes }.
 est-cuda-verdict = PyTorch CUDA 유도값 ({ $recipe }): { $verdict }
+help-estimate-grad_accum = 옵티마이저 스텝마다 기울기를 누적할 마이크로 배치 수 (GPU 열: 모든 기울기가 뒤따르는 마이크로 배치 동안 살아 있음).
+help-estimate-keep_outputs = 학습 루프가 역전파 동안 모델 출력을 들고 있음 (out = model(...) 후 out.loss.backward()): 직접 쓴 루프가 흔히 그렇고, Trainer는 먼저 버립니다.
+cuda-accumulates = 마이크로 배치 { $steps }개에 걸쳐 기울기 누적
+cuda-keeps-outputs = 루프가 역전파 동안 출력을 들고 있음

@@ -234,6 +234,14 @@ pub struct EstimateArgs {
     /// Full activation checkpointing.
     #[arg(long)]
     pub checkpointing: bool,
+    /// Micro-batches each optimizer step accumulates gradients over (the GPU column: every
+    /// gradient stays alive through the later micro-batches).
+    #[arg(long, default_value_t = 1)]
+    pub grad_accum: u64,
+    /// The training loop keeps the model's output through backward (`out = model(...)`, then
+    /// `out.loss.backward()`), as hand-written loops do; Trainer drops it first.
+    #[arg(long)]
+    pub keep_outputs: bool,
     /// Data-parallel GPUs.
     #[arg(long, default_value_t = 1)]
     pub gpus: u64,

@@ -525,6 +525,8 @@ fn recipe_input(
             .transpose()?,
         lora_dropout: lora_dropout(args.dropout.unwrap_or(0.0))?,
         fused_update: recipe.name == "adamw-fused",
+        grad_accum: args.grad_accum,
+        keeps_outputs: args.keep_outputs,
         ..gpulab::plan::estimate::EstimateInput::mixed_precision_adam(1)
     })
 }

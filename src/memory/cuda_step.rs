@@ -122,6 +122,14 @@ pub struct CudaStep {
     /// The model's own dropout is on (GPT-2's configs set 0.1 on the residual branches and
     /// the attention; Llama-family configs set none).
     pub model_dropout: bool,
+    /// Gradients accumulate over more than one micro-batch: from the second on, every
+    /// gradient is alive through forward and backward.
+    #[serde(default)]
+    pub accumulates: bool,
+    /// The training loop keeps the model's output (its logits) through backward, as a
+    /// hand-written `out = model(...); out.loss.backward()` does; Trainer drops it first.
+    #[serde(default)]
+    pub keeps_outputs: bool,
 }
 
 /// Where the peak falls.
@@ -375,8 +383,8 @@ impl CudaStep {
         let (_, lo, _) = self.widths();
         let upcast = if lo == 4.0 { 0.0 } else { 4.0 };
         // log_softmax keeps its fp32 output; backward adds the incoming and outgoing fp32
-        // gradients.
-        let backward = 12.0 * v;
+        // gradients (and the logits themselves when the loop still holds the output).
+        let backward = 12.0 * v + if self.keeps_outputs { lo * v } else { 0.0 };
         let forward = match self.loss {
             LossPath::PadLabels => (lo + upcast + 4.0) * v,
             LossPath::KeepLogits => (lo + upcast + 8.0) * v,
@@ -482,17 +490,23 @@ impl CudaStep {
         } else {
             layers * (block.kept_input + block.saved)
         };
-        let at_loss =
-            tokens * (kept + final_norm + per_token_fixed + loss_fwd.max(loss_bwd)) + linear_copies;
+        let accumulated = if self.accumulates { gradients } else { 0.0 };
+        let at_loss = tokens * (kept + final_norm + per_token_fixed + loss_fwd.max(loss_bwd))
+            + linear_copies
+            + accumulated;
         // The head's weight gradient arrives before any block's (full fine-tuning).
         let head_grad = if full { grad_width * head } else { 0.0 };
         let at_backward = if self.checkpointing {
-            tokens * (kept + block.saved + block.backward + per_token_fixed) + head_grad
+            tokens * (kept + block.saved + block.backward + per_token_fixed)
+                + head_grad
+                + accumulated
         } else {
             // Backward frees a block's activations as it produces its gradients: the larger
             // end of that exchange.
-            let start =
-                tokens * (kept + block.backward + per_token_fixed) + head_grad + linear_copies;
+            let start = tokens * (kept + block.backward + per_token_fixed)
+                + head_grad
+                + linear_copies
+                + accumulated;
             let end = gradients + tokens * (block.kept_input + block.saved + block.backward);
             start.max(end)
         };
@@ -579,6 +593,8 @@ impl CudaStep {
             lora,
             optimizer: Optimizer::of(optimizer, width, update),
             checkpointing,
+            accumulates: false,
+            keeps_outputs: false,
         }
     }
 }

@@ -328,6 +328,12 @@ pub struct EstimateInput {
     /// AdamW's fused update (`adamw-fused`): no temporary at the step.
     #[serde(default)]
     pub fused_update: bool,
+    /// Micro-batches a step accumulates gradients over (0 or 1: none).
+    #[serde(default)]
+    pub grad_accum: u64,
+    /// The training loop keeps the model's output through backward.
+    #[serde(default)]
+    pub keeps_outputs: bool,
 }
 
 impl EstimateInput {
@@ -355,6 +361,8 @@ impl EstimateInput {
             lora_set: None,
             lora_dropout: false,
             fused_update: false,
+            grad_accum: 1,
+            keeps_outputs: false,
         }
     }
 }
@@ -837,27 +845,31 @@ pub fn cuda_column(
     } else {
         cs::Update::ForLoop
     };
-    let step = cs::CudaStep::new(
-        crate::memory::models::ModelConfig {
-            batch: input.batch as usize,
-            lora: None,
-            ..model.clone()
-        },
-        recipe,
-        match input.torch.attention {
-            crate::memory::torch::Attention::Sdpa => cs::Kernel::Fused,
-            crate::memory::torch::Attention::Eager => cs::Kernel::Eager,
-        },
-        cs::LossPath::PadLabels,
-        lora,
-        crate::memory::optim::OptimizerRecipe {
-            kind,
-            name: kind.name(),
-            state_bytes: input.state_bytes,
-        },
-        update,
-        input.checkpointing,
-    );
+    let step = cs::CudaStep {
+        accumulates: input.grad_accum > 1,
+        keeps_outputs: input.keeps_outputs,
+        ..cs::CudaStep::new(
+            crate::memory::models::ModelConfig {
+                batch: input.batch as usize,
+                lora: None,
+                ..model.clone()
+            },
+            recipe,
+            match input.torch.attention {
+                crate::memory::torch::Attention::Sdpa => cs::Kernel::Fused,
+                crate::memory::torch::Attention::Eager => cs::Kernel::Eager,
+            },
+            cs::LossPath::PadLabels,
+            lora,
+            crate::memory::optim::OptimizerRecipe {
+                kind,
+                name: kind.name(),
+                state_bytes: input.state_bytes,
+            },
+            update,
+            input.checkpointing,
+        )
+    };
     if let Err(e) = step.validate() {
         column.not_measured = Some(e.to_string());
         return Some(column);
@@ -893,6 +905,14 @@ pub fn cuda_column(
         recipe = format!("{recipe:?}").to_lowercase(),
         kernel = format!("{:?}", step.kernel).to_lowercase(),
         lora = targets,
+        loop = [
+            (step.accumulates, t!("cuda-accumulates", steps = input.grad_accum)),
+            (step.keeps_outputs, t!("cuda-keeps-outputs")),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, said)| format!(", {said}"))
+        .collect::<String>(),
         allocated = peaks.allocated,
         reserved = peaks.reserved,
         context = context

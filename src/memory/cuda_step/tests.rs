@@ -57,6 +57,8 @@ fn hand_counts() {
         },
         checkpointing: false,
         model_dropout: false,
+        accumulates: false,
+        keeps_outputs: false,
     };
     let p = step.peaks();
     assert_eq!(p.peak_at, PeakAt::Step);
@@ -219,4 +221,39 @@ fn census_of_saved_tensors_is_met() {
         eprintln!("{name:<32} {measured:>9.0} {derived:>9.0} {error:+6.1} %");
         assert!(error.abs() < 1.0, "{name}: {error:+.2} %");
     }
+}
+
+#[test]
+fn accumulation_and_kept_outputs_raise_the_right_phases() {
+    let mut model = crate::memory::models::preset("llama-3.2-1b").unwrap();
+    model.batch = 4;
+    model.seq_len = 1024;
+    let base = CudaStep::new(
+        model,
+        Recipe::Pure16,
+        Kernel::Fused,
+        LossPath::PadLabels,
+        None,
+        crate::memory::optim::OptimizerRecipe::parse("adamw").unwrap(),
+        Update::Foreach,
+        true,
+    );
+    let plain = base.peaks();
+    // With checkpointing the loss is the high point; accumulating keeps every gradient there.
+    assert_eq!(plain.peak_at, PeakAt::Loss);
+    let accumulated = CudaStep {
+        accumulates: true,
+        ..base.clone()
+    }
+    .peaks();
+    let (p, _, _) = base.counts();
+    assert_eq!(accumulated.allocated.0 - plain.allocated.0, 2 * p);
+    // A loop holding its output keeps the 16-bit logits through the loss's backward.
+    let kept = CudaStep {
+        keeps_outputs: true,
+        ..base.clone()
+    }
+    .peaks();
+    let logits = 2 * base.model.vocab as u64 * 4 * 1024;
+    assert_eq!(kept.allocated.0 - plain.allocated.0, logits);
 }
