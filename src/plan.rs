@@ -9,5 +9,6 @@ pub mod fit;
 pub mod gpus;
 pub mod lessons;
 pub mod multi_gpu;
+pub mod recorded;
 pub mod session;
 pub mod timing;

@@ -921,3 +921,5 @@ help-estimate-grad_accum = Micro-batches each optimizer step accumulates gradien
 help-estimate-keep_outputs = The training loop keeps the model's output through backward (out = model(...), then out.loss.backward()), as hand-written loops do; Trainer drops it first.
 cuda-accumulates = gradients accumulated over { $steps } micro-batches
 cuda-keeps-outputs = the loop keeps its output through backward
+fit-recorded = timed: the lesson's own code ran { $wall } s on { $cpu } (imports, data and evaluation included), × { $scale } for this CPU; it held { $rss } at most
+fit-recorded-failed = the lesson's own code did not finish on { $cpu }: { $why } (time and memory here are the model's)

@@ -921,3 +921,5 @@ help-estimate-grad_accum = 옵티마이저 스텝마다 기울기를 누적할 �
 help-estimate-keep_outputs = 학습 루프가 역전파 동안 모델 출력을 들고 있음 (out = model(...) 후 out.loss.backward()): 직접 쓴 루프가 흔히 그렇고, Trainer는 먼저 버립니다.
 cuda-accumulates = 마이크로 배치 { $steps }개에 걸쳐 기울기 누적
 cuda-keeps-outputs = 루프가 역전파 동안 출력을 들고 있음
+fit-recorded = 실측: 강의 코드가 { $cpu }에서 { $wall }초 걸렸고 (import, 데이터, 평가 포함) 이 CPU에 맞춰 × { $scale }, 메모리는 최대 { $rss }
+fit-recorded-failed = 강의 코드가 { $cpu }에서 끝나지 않았습니다: { $why } (여기 시간과 메모리는 모델 값)

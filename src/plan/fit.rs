@@ -345,7 +345,7 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
             );
         }
         let caveat = c.caveat.as_ref().map(|_| t!("fit-caveat-cpu-pinned"));
-        for note in impractical_text(c).iter().chain(&caveat) {
+        for note in impractical_text(c).iter().chain(&caveat).chain(&c.recorded) {
             let _ = writeln!(out, "  {} {note}", pad("", 22));
         }
     }
@@ -649,6 +649,10 @@ pub struct Cell {
     /// hard-codes the CPU).
     #[serde(default)]
     pub caveat: Option<String>,
+    /// On the CPU, where the lesson's own code was run and timed (data/lessons-measured.json):
+    /// how its time and memory were taken from that run, or why the run failed.
+    #[serde(default)]
+    pub recorded: Option<String>,
 }
 
 /// One workload on every target, and the recommendation.
@@ -702,6 +706,10 @@ impl Verdict {
 pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
     let mem = memory(w);
     let total_flops = flops(w);
+    let recordings = crate::plan::recorded::shipped();
+    let run = recordings
+        .as_ref()
+        .and_then(|r| r.find(&w.id).map(|run| (r, run)));
     let half = w.dtype.is_half();
     let cells: Vec<Cell> = targets
         .iter()
@@ -714,10 +722,39 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                     && !t.gpu
                     && w.kind == "diffusion-unet"
                     && w.mode == RunMode::Inference);
-            let needed = Bytes(mem.total().0 + if t.gpu { CUDA_CONTEXT_TYPICAL.0 } else { 0 });
+            let mut needed = Bytes(mem.total().0 + if t.gpu { CUDA_CONTEXT_TYPICAL.0 } else { 0 });
             let step =
                 crate::plan::timing::step_time(w, &mem, total_flops, &t.rates, half && t.gpu);
-            let hours = crate::plan::timing::steps(w) * step.total_s / 3600.0;
+            let mut hours = crate::plan::timing::steps(w) * step.total_s / 3600.0;
+            // On a CPU a lesson that was run for real is judged by that run: its whole time
+            // (imports, data, evaluation) scaled by how much faster or slower the step model
+            // finds this CPU than the recording's, and the memory the process really held.
+            let recorded = match run.filter(|_| !t.gpu) {
+                Some((r, run)) if run.ran() => {
+                    let there =
+                        crate::plan::timing::step_time(w, &mem, total_flops, &r.rates.rates, false);
+                    let scale = if there.total_s > 0.0 {
+                        step.total_s / there.total_s
+                    } else {
+                        1.0
+                    };
+                    hours = run.wall_s * scale / 3600.0;
+                    needed = Bytes(run.peak_rss);
+                    Some(t!(
+                        "fit-recorded",
+                        cpu = r.cpu.clone(),
+                        wall = format!("{:.1}", run.wall_s),
+                        scale = format!("{scale:.2}"),
+                        rss = Bytes(run.peak_rss)
+                    ))
+                }
+                Some((r, run)) => Some(t!(
+                    "fit-recorded-failed",
+                    cpu = r.cpu.clone(),
+                    why = run.why.clone()
+                )),
+                None => None,
+            };
             let fits = runnable && needed <= t.memory;
             let too_slow = (!t.gpu && hours > CPU_PRACTICAL_HOURS)
                 || (t.name == COLAB_FREE_T4 && hours > FREE_SESSION_HOURS);
@@ -733,6 +770,7 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
                 step: runnable.then_some(step),
                 impractical,
                 caveat: (t.gpu && w.cpu_pinned).then(|| t!("fit-caveat-cpu-pinned")),
+                recorded,
             }
         })
         .collect();
