@@ -51,9 +51,11 @@ pub struct RatesFile {
     pub rates: Rates,
 }
 
-/// The shipped recordings (None if they cannot be read, which a test rules out).
-pub fn shipped() -> Option<Recordings> {
-    serde_json::from_str(SHIPPED).ok()
+/// The shipped recordings, read once (None if they cannot be read, which a test rules out).
+pub fn shipped() -> Option<&'static Recordings> {
+    static READ: std::sync::OnceLock<Option<Recordings>> = std::sync::OnceLock::new();
+    READ.get_or_init(|| serde_json::from_str(SHIPPED).ok())
+        .as_ref()
 }
 
 impl Recordings {
