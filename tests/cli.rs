@@ -870,6 +870,14 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
             "not a memory size",
         ),
         (vec!["estimate", "7B", "--zero", "4"], "--zero must be"),
+        (
+            vec!["estimate", "7B", "--kbit-prep", "peft"],
+            "use it with --dtype nf4",
+        ),
+        (
+            vec!["estimate", "7B", "--dtype", "nf4", "--kbit-prep", "bnb"],
+            "is not one of peft",
+        ),
     ] {
         english()
             .unwrap()
@@ -1867,4 +1875,52 @@ fn hostile_inputs_end_in_a_clear_answer() {
         .filter(|s| s.success())
         .count();
     assert_eq!(wins, 1);
+}
+
+#[test]
+fn qlora_preparation_is_stated_and_changes_the_gpu_column() {
+    // TRL's bf16 recast of the embeddings and head holds less than peft's fp32 preparation,
+    // and the JSON says which was assumed.
+    let run = |prep: &str| -> Value {
+        let out = english()
+            .unwrap()
+            .args([
+                "estimate",
+                "llama-3.2-1b",
+                "--dtype",
+                "nf4",
+                "--lora-rank",
+                "16",
+                "--seq-len",
+                "512",
+                "--gpu",
+                "T4",
+                "--kbit-prep",
+                prep,
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (peft, trl) = (run("peft"), run("trl-bf16"));
+    assert_eq!(peft["estimate"]["input"]["kbit_prep"], "peft");
+    assert_eq!(trl["estimate"]["input"]["kbit_prep"], "trl_bf16");
+    let allocated = |v: &Value| -> u64 {
+        let columns = v["measured"].as_array().unwrap();
+        let cuda = columns.iter().find(|c| !c["cuda"].is_null()).unwrap();
+        cuda["cuda"]["allocated"].as_u64().unwrap()
+    };
+    // Llama-3.2-1B ties its head: one 128,256 × 2,048 table, 2 bytes apart, plus the head's
+    // 16-bit cast that peft's fp32 table needs under autocast.
+    let table = 128_256u64 * 2_048;
+    assert!(
+        allocated(&peft) >= allocated(&trl) + 2 * table,
+        "{peft} {trl}"
+    );
 }

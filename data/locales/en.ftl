@@ -912,7 +912,6 @@ published-field = published row has { $field } = { $given }, which gpulab does n
 est-col-cuda = PyTorch CUDA derived
 est-row-allocated = allocated at the peak (max_memory_allocated)
 est-row-reserved = reserved by PyTorch's caching allocator
-cuda-qlora-gap = Careful: published QLoRA steps (bitsandbytes) held 22-31 % more than this derivation (data/docs/memory.md); leave that much room
 act-cuda-recipe = derived for CUDA from the code of a Hugging Face step ({ $model }, { $recipe }, fused attention, foreach AdamW), with the caching allocator's reserve of { $reserve } (not measured on a GPU)
 est-which-on-cuda = On a GPU, the PyTorch CUDA column counts the tensors CUDA's kernels keep (the CPU-measured PyTorch column holds the CPU's), and its total adds what the caching allocator reserves: it is the one an out-of-memory error follows.
 est-cuda-from = PyTorch CUDA derived: { $source }; the step: { $assumes }.
@@ -923,3 +922,7 @@ cuda-accumulates = gradients accumulated over { $steps } micro-batches
 cuda-keeps-outputs = the loop keeps its output through backward
 fit-recorded = timed: the lesson's own code ran { $wall } s on { $cpu } (imports, data and evaluation included), × { $scale } for this CPU; it held { $rss } at most
 fit-recorded-failed = the lesson's own code did not finish on { $cpu }: { $why } (time and memory here are the model's)
+cuda-bad-kbit-prep = QLoRA preparation { $given } is not one of peft (prepare_model_for_kbit_training), trl-bf16 (TRL's SFTTrainer under --bf16) or none
+cuda-kbit-prep = QLoRA prepared as --kbit-prep { $prep } says: peft's prepare_model_for_kbit_training leaves norms, embeddings and head fp32, so the residual stream runs fp32 (trl-bf16: TRL casts embeddings and head back; none: all 16-bit)
+kbit-prep-needs-nf4 = --kbit-prep describes QLoRA's preparation: use it with --dtype nf4, or leave it out
+help-estimate-kbit_prep = What QLoRA's preparation leaves fp32 (--dtype nf4): peft (prepare_model_for_kbit_training, the default), trl-bf16 (TRL's SFTTrainer under --bf16) or none.

@@ -912,7 +912,6 @@ published-field = 공개 측정 행의 { $field } = { $given }을(를) gpulab이
 est-col-cuda = PyTorch CUDA 유도
 est-row-allocated = 최고치의 할당량 (max_memory_allocated)
 est-row-reserved = PyTorch 캐싱 할당기가 예약한 양
-cuda-qlora-gap = 주의: 공개된 QLoRA 단계(bitsandbytes)는 이 유도값보다 22-31 % 더 썼습니다 (data/docs/memory.md). 그만큼 여유를 두세요
 act-cuda-recipe = Hugging Face 단계의 코드에서 CUDA 기준으로 유도 ({ $model }, { $recipe }, 융합 어텐션, foreach AdamW), 캐싱 할당기 예약분 { $reserve } 포함 (GPU에서 잰 값 아님)
 est-which-on-cuda = GPU에서는 PyTorch CUDA 열이 CUDA 커널이 남기는 텐서를 셉니다 (CPU에서 잰 PyTorch 열은 CPU의 텐서). 그 합계에는 캐싱 할당기의 예약분이 들어 있어, 메모리 부족 오류가 따르는 것은 이 값입니다.
 est-cuda-from = PyTorch CUDA 유도값: { $source }. 스텝: { $assumes }.
@@ -923,3 +922,7 @@ cuda-accumulates = 마이크로 배치 { $steps }개에 걸쳐 기울기 누적
 cuda-keeps-outputs = 루프가 역전파 동안 출력을 들고 있음
 fit-recorded = 실측: 강의 코드가 { $cpu }에서 { $wall }초 걸렸고 (import, 데이터, 평가 포함) 이 CPU에 맞춰 × { $scale }, 메모리는 최대 { $rss }
 fit-recorded-failed = 강의 코드가 { $cpu }에서 끝나지 않았습니다: { $why } (여기 시간과 메모리는 모델 값)
+cuda-bad-kbit-prep = QLoRA 준비 방식 { $given }은(는) peft(prepare_model_for_kbit_training), trl-bf16(--bf16인 TRL SFTTrainer), none 중 하나가 아닙니다
+cuda-kbit-prep = QLoRA 준비는 --kbit-prep { $prep } 기준: peft의 prepare_model_for_kbit_training은 norm·임베딩·헤드를 fp32로 두므로 잔차 스트림이 fp32로 흐릅니다 (trl-bf16: TRL이 임베딩과 헤드를 bf16으로 되돌림, none: 모두 16비트)
+kbit-prep-needs-nf4 = --kbit-prep은 QLoRA 준비 방식을 뜻합니다: --dtype nf4와 함께 쓰거나 빼세요
+help-estimate-kbit_prep = QLoRA 준비가 fp32로 남기는 것 (--dtype nf4): peft(prepare_model_for_kbit_training, 기본값), trl-bf16(--bf16인 TRL SFTTrainer), none.

@@ -228,6 +228,10 @@ pub struct EstimateArgs {
     /// input keeps a mask and a dropped copy.
     #[arg(long = "lora-dropout", value_name = "P")]
     pub dropout: Option<f64>,
+    /// What QLoRA's preparation leaves fp32 (--dtype nf4): peft (prepare_model_for_kbit_training,
+    /// the default), trl-bf16 (TRL's SFTTrainer under --bf16) or none.
+    #[arg(long, value_name = "HOW", value_parser = parse_kbit_prep)]
+    pub kbit_prep: Option<gpulab::memory::cuda_step::KbitPrep>,
     /// How the PyTorch column's step is written.
     #[command(flatten)]
     pub torch: TorchArgs,
@@ -426,6 +430,11 @@ pub struct CheckArgs {
     /// Do not ask PyTorch (it takes a second or two to import).
     #[arg(long, conflicts_with = "python")]
     pub no_torch: bool,
+}
+
+/// `--kbit-prep`, parsed by clap so a wrong name is refused with the catalogue's message.
+fn parse_kbit_prep(s: &str) -> Result<gpulab::memory::cuda_step::KbitPrep, String> {
+    gpulab::memory::cuda_step::KbitPrep::parse(s).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -507,6 +507,9 @@ fn recipe_input(
     on_gpu: bool,
 ) -> anyhow::Result<gpulab::plan::estimate::EstimateInput> {
     let torch = torch_variant(&args.torch, on_gpu)?;
+    if args.kbit_prep.is_some() && precision != gpulab::plan::estimate::Precision::Nf4 {
+        bail!("{}", t!("kbit-prep-needs-nf4"));
+    }
     Ok(gpulab::plan::estimate::EstimateInput {
         precision,
         optimizer_states: recipe.kind.states_per_param(),
@@ -527,6 +530,7 @@ fn recipe_input(
         fused_update: recipe.name == "adamw-fused",
         grad_accum: args.grad_accum,
         keeps_outputs: args.keep_outputs,
+        kbit_prep: args.kbit_prep.unwrap_or_default(),
         ..gpulab::plan::estimate::EstimateInput::mixed_precision_adam(1)
     })
 }

@@ -34,6 +34,56 @@ pub enum Kernel {
     Eager,
 }
 
+/// What a QLoRA recipe's preparation leaves in fp32 of the weights bitsandbytes does not
+/// quantize. An fp32 norm weight promotes its output to fp32, bitsandbytes casts each 4-bit
+/// linear's output back to its input's type, and so the residual stream turns fp32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KbitPrep {
+    /// peft's `prepare_model_for_kbit_training`: norms, embeddings and head all fp32.
+    #[default]
+    Peft,
+    /// TRL's SFTTrainer under `--bf16`: peft's preparation, then embeddings and head cast back
+    /// to bf16 (`peft_module_casting_to_bf16`); the norms stay fp32.
+    TrlBf16,
+    /// No preparation (or one that casts nothing): every weight stays 16-bit.
+    None,
+}
+
+impl KbitPrep {
+    /// Parses peft, trl-bf16 and none.
+    pub fn parse(s: &str) -> Result<KbitPrep> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "peft" => Ok(KbitPrep::Peft),
+            "trl-bf16" | "trl" => Ok(KbitPrep::TrlBf16),
+            "none" => Ok(KbitPrep::None),
+            _ => Err(Error::Invalid(t!(
+                "cuda-bad-kbit-prep",
+                given = format!("{s:?}")
+            ))),
+        }
+    }
+
+    /// The flag's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            KbitPrep::Peft => "peft",
+            KbitPrep::TrlBf16 => "trl-bf16",
+            KbitPrep::None => "none",
+        }
+    }
+
+    /// The norms' weights are fp32, and so the residual stream.
+    fn fp32_norms(self) -> bool {
+        self != KbitPrep::None
+    }
+
+    /// Embeddings and head are fp32.
+    fn fp32_embeddings(self) -> bool {
+        self == KbitPrep::Peft
+    }
+}
+
 /// How transformers turns logits into the loss; each release line holds different copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -130,6 +180,9 @@ pub struct CudaStep {
     /// hand-written `out = model(...); out.loss.backward()` does; Trainer drops it first.
     #[serde(default)]
     pub keeps_outputs: bool,
+    /// What the QLoRA preparation left fp32 (read only under [`Recipe::Qlora`]).
+    #[serde(default)]
+    pub kbit_prep: KbitPrep,
 }
 
 /// Where the peak falls.
@@ -187,6 +240,9 @@ impl CudaStep {
             Recipe::Pure16 => (2.0, 2.0, 2.0),
             // Autocast: fp32 residual stream, 16-bit matmul outputs.
             Recipe::Amp => (4.0, 2.0, 2.0),
+            // An fp32 norm weight promotes the stream; a 4-bit linear answers in its input's
+            // type, so the MLP runs fp32; the attention kernel casts q, k, v to 16 bits.
+            Recipe::Qlora if self.kbit_prep.fp32_norms() => (4.0, 4.0, 2.0),
             Recipe::Qlora => (2.0, 2.0, 2.0),
         }
     }
@@ -446,7 +502,23 @@ impl CudaStep {
             Recipe::Pure16 => 2.0 * untrained as f64 + self.trained_width() * trained as f64,
             Recipe::Qlora => {
                 let rest = (untrained - linears) as f64;
-                self.model.nf4_bytes() as f64 + 2.0 * rest + 4.0 * trained as f64
+                let tables = if m.tied { 1.0 } else { 2.0 } * (m.vocab * m.d_model) as f64;
+                let (e, n) = (
+                    if self.kbit_prep.fp32_embeddings() {
+                        4.0
+                    } else {
+                        2.0
+                    },
+                    if self.kbit_prep.fp32_norms() {
+                        4.0
+                    } else {
+                        2.0
+                    },
+                );
+                self.model.nf4_bytes() as f64
+                    + e * tables.min(rest)
+                    + n * (rest - tables).max(0.0)
+                    + 4.0 * trained as f64
             }
         };
         let grad_width = self.trained_width();
@@ -476,17 +548,24 @@ impl CudaStep {
         // Under autocast the 16-bit copies of linear weights are kept for backward: all of
         // them until backward reaches them without checkpointing, the head's always.
         let head = (m.vocab * m.d_model) as f64;
-        let linear_copies = if self.recipe == Recipe::Amp {
-            if self.checkpointing {
-                2.0 * head
-            } else {
-                2.0 * (linears as f64 + head)
-            }
+        // An fp32 head left frozen by QLoRA's preparation is cast the same way.
+        let linear_copies = match self.recipe {
+            Recipe::Amp if self.checkpointing => 2.0 * head,
+            Recipe::Amp => 2.0 * (linears as f64 + head),
+            Recipe::Qlora if self.kbit_prep.fp32_embeddings() => 2.0 * head,
+            _ => 0.0,
+        };
+        // A 16-bit embedding under fp32 norms hands the first block a 16-bit input.
+        let first_narrower = if self.recipe == Recipe::Qlora
+            && self.kbit_prep.fp32_norms()
+            && !self.kbit_prep.fp32_embeddings()
+        {
+            (sd - 2.0) * d
         } else {
             0.0
         };
         let kept = if self.checkpointing {
-            layers * block.input
+            layers * block.input - first_narrower
         } else {
             layers * (block.kept_input + block.saved)
         };
@@ -496,9 +575,17 @@ impl CudaStep {
             + accumulated;
         // The head's weight gradient arrives before any block's (full fine-tuning).
         let head_grad = if full { grad_width * head } else { 0.0 };
+        // bitsandbytes' backward dequantizes a 4-bit weight to 16 bits for the input's
+        // gradient: one linear's worth is alive at a time, the largest at the MLP.
+        let dequantized = if self.recipe == Recipe::Qlora {
+            2.0 * (m.ffn_width() * m.d_model) as f64
+        } else {
+            0.0
+        };
         let at_backward = if self.checkpointing {
             tokens * (kept + block.saved + block.backward + per_token_fixed)
                 + head_grad
+                + dequantized
                 + accumulated
         } else {
             // Backward frees a block's activations as it produces its gradients: the larger
@@ -506,6 +593,7 @@ impl CudaStep {
             let start = tokens * (kept + block.backward + per_token_fixed)
                 + head_grad
                 + linear_copies
+                + dequantized
                 + accumulated;
             let end = gradients + tokens * (block.kept_input + block.saved + block.backward);
             start.max(end)
@@ -595,6 +683,7 @@ impl CudaStep {
             checkpointing,
             accumulates: false,
             keeps_outputs: false,
+            kbit_prep: KbitPrep::default(),
         }
     }
 }

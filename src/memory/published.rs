@@ -55,6 +55,9 @@ pub struct Row {
     /// LoRA dropout.
     #[serde(default)]
     pub lora_dropout: Option<f64>,
+    /// What QLoRA's preparation left fp32 (peft, trl_bf16 or none), with QLoRA.
+    #[serde(default)]
+    pub kbit_prep: Option<crate::memory::cuda_step::KbitPrep>,
     /// `torch.cuda.max_memory_allocated`, bytes.
     pub allocated: u64,
     /// Peak nvidia-smi memory.used in MiB (what the process held, context included).
@@ -101,7 +104,7 @@ impl Row {
             }),
             None => None,
         };
-        Ok(CudaStep::new(
+        let mut step = CudaStep::new(
             model,
             self.recipe,
             kernel,
@@ -110,7 +113,9 @@ impl Row {
             crate::memory::optim::OptimizerRecipe::parse(&self.optimizer)?,
             self.update,
             self.checkpointing,
-        ))
+        );
+        step.kbit_prep = self.kbit_prep.unwrap_or_default();
+        Ok(step)
     }
 }
 

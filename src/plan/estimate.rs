@@ -334,6 +334,9 @@ pub struct EstimateInput {
     /// The training loop keeps the model's output through backward.
     #[serde(default)]
     pub keeps_outputs: bool,
+    /// What QLoRA's preparation left fp32 (read under NF4 only).
+    #[serde(default)]
+    pub kbit_prep: crate::memory::cuda_step::KbitPrep,
 }
 
 impl EstimateInput {
@@ -363,6 +366,7 @@ impl EstimateInput {
             fused_update: false,
             grad_accum: 1,
             keeps_outputs: false,
+            kbit_prep: crate::memory::cuda_step::KbitPrep::default(),
         }
     }
 }
@@ -848,6 +852,7 @@ pub fn cuda_column(
     let step = cs::CudaStep {
         accumulates: input.grad_accum > 1,
         keeps_outputs: input.keeps_outputs,
+        kbit_prep: input.kbit_prep,
         ..cs::CudaStep::new(
             crate::memory::models::ModelConfig {
                 batch: input.batch as usize,
@@ -918,9 +923,12 @@ pub fn cuda_column(
         context = context
     ));
     if recipe == cs::Recipe::Qlora {
-        column.assumes = column
-            .assumes
-            .map(|a| format!("{a}. {}", t!("cuda-qlora-gap")));
+        column.assumes = column.assumes.map(|a| {
+            format!(
+                "{a}. {}",
+                t!("cuda-kbit-prep", prep = step.kbit_prep.name())
+            )
+        });
     }
     column.cuda = Some(peaks);
     Some(column)

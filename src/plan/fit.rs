@@ -414,15 +414,15 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
     let per = textbook_state_bytes(recipe, states);
     let mut weights = (w.params + w.extra_params) as f64 * vb;
     if w.dtype == Precision::Nf4 {
-        // QLoRA quantizes the blocks' linear weights only: the embeddings, the head and the
-        // norms stay 16-bit. Where the recipe names its model the split is counted, the 4-bit
-        // part as bitsandbytes stores it (data/docs/measured.md); else all at NF4's rate.
-        // (The preset's exact count: a recipe's `params` is a round figure.)
+        // QLoRA quantizes the blocks' linear weights only. peft's preparation, which the
+        // recipes run, turns the embeddings, the head and the norms fp32, and peft keeps its
+        // adapters fp32 (src/memory/cuda_step.rs, `KbitPrep::Peft`). Where the recipe names
+        // its model the split is counted, the 4-bit part as bitsandbytes stores it; else all
+        // at NF4's rate. (The preset's exact count: a recipe's `params` is a round figure.)
         if let Some(model) = w.preset.as_deref().and_then(crate::memory::models::preset) {
-            weights = model.nf4_base_bytes(2.0);
+            weights = model.nf4_base_bytes(4.0);
         }
-        // QLoRA keeps its adapters in 16-bit beside the 4-bit base.
-        weights += trainable * 2.0;
+        weights += trainable * 4.0;
     }
     let gradients = match w.mode {
         RunMode::Train | RunMode::LoraTrain => trainable * per.gradients,
@@ -585,7 +585,7 @@ fn measured_recipe(w: &Workload, name: &str) -> Option<(Bytes, String)> {
         reserve = Bytes(reserve)
     );
     if recipe == Recipe::Qlora {
-        source = format!("{source}. {}", t!("cuda-qlora-gap"));
+        source = format!("{source}. {}", t!("cuda-kbit-prep", prep = "peft"));
     }
     Some((Bytes(peaks.activations.0 + reserve), source))
 }

@@ -15,26 +15,25 @@ fn published_rows_are_met() {
         );
     }
     eprintln!("all rows: median {median:.2} % worst {worst:.2} %");
-    // Full fine-tuning and LoRA meet the goals (5 % median, 10 % worst).
-    let plain: Vec<_> = rows
-        .iter()
-        .zip(&judged)
-        .filter(|(_, j)| !j.qlora)
-        .map(|(r, _)| r.clone())
-        .collect();
-    let (_, median, worst, _) = crate::memory::published::judge(&plain).unwrap();
+    // Every recipe meets the goals (5 % median, 10 % worst), and no QLoRA row is
+    // under-estimated by more than 5 %.
     assert!(median <= 5.0, "median {median:.2} %");
     assert!(worst <= 10.0, "worst {worst:.2} %");
-    // QLoRA through bitsandbytes holds more per token than the derivation accounts for (an
-    // open gap, data/docs/memory.md): every such row is under-estimated, by less than a third.
     for j in judged.iter().filter(|j| j.qlora) {
-        assert!(
-            (-35.0..0.0).contains(&j.error_pct),
-            "{} {:+.2} %",
-            j.id,
-            j.error_pct
-        );
+        assert!(j.error_pct > -5.0, "{} {:+.2} %", j.id, j.error_pct);
     }
+    // What TRL's preparation leaves fp32 is what those rows hold: counted with 16-bit norms,
+    // as bitsandbytes' own examples run, every QLoRA row falls a fifth or more short.
+    let sixteen: Vec<_> = rows
+        .iter()
+        .filter(|r| r.recipe == Recipe::Qlora)
+        .map(|r| super::super::published::Row {
+            kbit_prep: Some(KbitPrep::None),
+            ..r.clone()
+        })
+        .collect();
+    let (short, _, _, _) = crate::memory::published::judge(&sixteen).unwrap();
+    assert!(short.iter().all(|j| j.error_pct < -20.0), "{short:?}");
 }
 
 #[test]
@@ -59,6 +58,7 @@ fn hand_counts() {
         model_dropout: false,
         accumulates: false,
         keeps_outputs: false,
+        kbit_prep: KbitPrep::None,
     };
     let p = step.peaks();
     assert_eq!(p.peak_at, PeakAt::Step);
@@ -256,4 +256,44 @@ fn accumulation_and_kept_outputs_raise_the_right_phases() {
     .peaks();
     let logits = 2 * base.model.vocab as u64 * 4 * 1024;
     assert_eq!(kept.allocated.0 - plain.allocated.0, logits);
+}
+
+#[test]
+fn kbit_preparation_sets_the_weights_types() {
+    // peft's preparation keeps the embeddings and the untied head fp32; TRL under --bf16
+    // casts both back to bf16: 2 bytes × 2 tables × V × d apart. The norms stay fp32 in both.
+    let mut model = crate::memory::models::preset("mistral-7b").unwrap();
+    model.batch = 1;
+    model.seq_len = 256;
+    let lora = Some(Adapters {
+        rank: 16,
+        targets: Projections::parse("q,k,v,o").unwrap(),
+        dropout: false,
+    });
+    let step = |prep| CudaStep {
+        kbit_prep: prep,
+        ..CudaStep::new(
+            model.clone(),
+            Recipe::Qlora,
+            Kernel::Fused,
+            LossPath::PadLabels,
+            lora,
+            crate::memory::optim::OptimizerRecipe::parse("adamw").unwrap(),
+            Update::Foreach,
+            true,
+        )
+    };
+    let (peft, trl, none) = (
+        step(KbitPrep::Peft).peaks(),
+        step(KbitPrep::TrlBf16).peaks(),
+        step(KbitPrep::None).peaks(),
+    );
+    let tables = 2 * model.vocab as u64 * model.d_model as u64;
+    assert_eq!(peft.weights.0 - trl.weights.0, 2 * tables);
+    let norms = (2 * model.layers as u64 + 1) * model.d_model as u64;
+    assert_eq!(trl.weights.0 - none.weights.0, 2 * norms);
+    // An fp32 stream keeps each checkpointed block input at 4 bytes, not 2: more activations.
+    assert!(trl.activations.0 > none.activations.0);
+    assert_eq!(KbitPrep::parse("TRL_bf16").unwrap(), KbitPrep::TrlBf16);
+    assert!(KbitPrep::parse("qlora").is_err());
 }
