@@ -872,7 +872,7 @@ fn estimate_answers_the_lesson_and_reverse_questions() {
         (vec!["estimate", "7B", "--zero", "4"], "--zero must be"),
         (
             vec!["estimate", "7B", "--kbit-prep", "peft"],
-            "use it with --dtype nf4",
+            "use them with --dtype nf4",
         ),
         (
             vec!["estimate", "7B", "--dtype", "nf4", "--kbit-prep", "bnb"],

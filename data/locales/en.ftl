@@ -924,5 +924,8 @@ fit-recorded = timed: the lesson's own code ran { $wall } s on { $cpu } (imports
 fit-recorded-failed = the lesson's own code did not finish on { $cpu }: { $why } (time and memory here are the model's)
 cuda-bad-kbit-prep = QLoRA preparation { $given } is not one of peft (prepare_model_for_kbit_training), trl-bf16 (TRL's SFTTrainer under --bf16) or none
 cuda-kbit-prep = QLoRA prepared as --kbit-prep { $prep } says: peft's prepare_model_for_kbit_training leaves norms, embeddings and head fp32, so the residual stream runs fp32 (trl-bf16: TRL casts embeddings and head back; none: all 16-bit)
-kbit-prep-needs-nf4 = --kbit-prep describes QLoRA's preparation: use it with --dtype nf4, or leave it out
+kbit-prep-needs-nf4 = --kbit-prep and --no-double-quant describe QLoRA: use them with --dtype nf4, or leave them out
 help-estimate-kbit_prep = What QLoRA's preparation leaves fp32 (--dtype nf4): peft (prepare_model_for_kbit_training, the default), trl-bf16 (TRL's SFTTrainer under --bf16) or none.
+help-estimate-no_double_quant = bitsandbytes' 4-bit blocks without double quantization (BitsAndBytesConfig's default; QLoRA recipes usually set bnb_4bit_use_double_quant=True, which gpulab assumes).
+cuda-nf4-double = The 4-bit blocks are double-quantized (bnb_4bit_use_double_quant=True; --no-double-quant if yours is not)
+cuda-nf4-single = The 4-bit blocks keep an f32 absmax per 64 weights (no double quantization)

@@ -924,5 +924,8 @@ fit-recorded = 실측: 강의 코드가 { $cpu }에서 { $wall }초 걸렸고 (i
 fit-recorded-failed = 강의 코드가 { $cpu }에서 끝나지 않았습니다: { $why } (여기 시간과 메모리는 모델 값)
 cuda-bad-kbit-prep = QLoRA 준비 방식 { $given }은(는) peft(prepare_model_for_kbit_training), trl-bf16(--bf16인 TRL SFTTrainer), none 중 하나가 아닙니다
 cuda-kbit-prep = QLoRA 준비는 --kbit-prep { $prep } 기준: peft의 prepare_model_for_kbit_training은 norm·임베딩·헤드를 fp32로 두므로 잔차 스트림이 fp32로 흐릅니다 (trl-bf16: TRL이 임베딩과 헤드를 bf16으로 되돌림, none: 모두 16비트)
-kbit-prep-needs-nf4 = --kbit-prep은 QLoRA 준비 방식을 뜻합니다: --dtype nf4와 함께 쓰거나 빼세요
+kbit-prep-needs-nf4 = --kbit-prep과 --no-double-quant는 QLoRA 설정입니다: --dtype nf4와 함께 쓰거나 빼세요
 help-estimate-kbit_prep = QLoRA 준비가 fp32로 남기는 것 (--dtype nf4): peft(prepare_model_for_kbit_training, 기본값), trl-bf16(--bf16인 TRL SFTTrainer), none.
+help-estimate-no_double_quant = 이중 양자화 없는 bitsandbytes 4비트 블록 (BitsAndBytesConfig 기본값; QLoRA 레시피는 보통 bnb_4bit_use_double_quant=True를 쓰며 gpulab도 이를 가정).
+cuda-nf4-double = 4비트 블록은 이중 양자화됨 (bnb_4bit_use_double_quant=True; 아니라면 --no-double-quant)
+cuda-nf4-single = 4비트 블록은 가중치 64개마다 f32 absmax를 둡니다 (이중 양자화 없음)

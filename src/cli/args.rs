@@ -232,6 +232,10 @@ pub struct EstimateArgs {
     /// the default), trl-bf16 (TRL's SFTTrainer under --bf16) or none.
     #[arg(long, value_name = "HOW", value_parser = parse_kbit_prep)]
     pub kbit_prep: Option<gpulab::memory::cuda_step::KbitPrep>,
+    /// bitsandbytes' 4-bit blocks without double quantization (`BitsAndBytesConfig`'s default;
+    /// QLoRA recipes usually set `bnb_4bit_use_double_quant=True`, which gpulab assumes).
+    #[arg(long)]
+    pub no_double_quant: bool,
     /// How the PyTorch column's step is written.
     #[command(flatten)]
     pub torch: TorchArgs,

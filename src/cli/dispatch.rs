@@ -507,7 +507,9 @@ fn recipe_input(
     on_gpu: bool,
 ) -> anyhow::Result<gpulab::plan::estimate::EstimateInput> {
     let torch = torch_variant(&args.torch, on_gpu)?;
-    if args.kbit_prep.is_some() && precision != gpulab::plan::estimate::Precision::Nf4 {
+    if (args.kbit_prep.is_some() || args.no_double_quant)
+        && precision != gpulab::plan::estimate::Precision::Nf4
+    {
         bail!("{}", t!("kbit-prep-needs-nf4"));
     }
     Ok(gpulab::plan::estimate::EstimateInput {
@@ -531,6 +533,7 @@ fn recipe_input(
         grad_accum: args.grad_accum,
         keeps_outputs: args.keep_outputs,
         kbit_prep: args.kbit_prep.unwrap_or_default(),
+        double_quant: !args.no_double_quant,
         ..gpulab::plan::estimate::EstimateInput::mixed_precision_adam(1)
     })
 }

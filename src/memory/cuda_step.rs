@@ -183,6 +183,13 @@ pub struct CudaStep {
     /// What the QLoRA preparation left fp32 (read only under [`Recipe::Qlora`]).
     #[serde(default)]
     pub kbit_prep: KbitPrep,
+    /// bitsandbytes quantizes the 4-bit blocks' absmax again (`bnb_4bit_use_double_quant`).
+    #[serde(default = "yes")]
+    pub double_quant: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Where the peak falls.
@@ -515,7 +522,7 @@ impl CudaStep {
                         2.0
                     },
                 );
-                self.model.nf4_bytes() as f64
+                self.model.nf4_bytes_as(self.double_quant) as f64
                     + e * tables.min(rest)
                     + n * (rest - tables).max(0.0)
                     + 4.0 * trained as f64
@@ -684,6 +691,7 @@ impl CudaStep {
             accumulates: false,
             keeps_outputs: false,
             kbit_prep: KbitPrep::default(),
+            double_quant: true,
         }
     }
 }

@@ -164,8 +164,18 @@ impl StateBytes {
 /// assumed: every shape recorded under data/fixtures/torch/replies/ with "quant": "nf4" holds
 /// exactly this (data/docs/measured.md).
 pub fn nf4_linear_bytes(n: u64) -> u64 {
+    nf4_linear_bytes_as(n, true)
+}
+
+/// [`nf4_linear_bytes`], or without double quantization (`BitsAndBytesConfig`'s default):
+/// an f32 absmax per block of 64 and only the 64-byte NF4 codebook as constants.
+pub fn nf4_linear_bytes_as(n: u64, double_quant: bool) -> u64 {
     let blocks = n.div_ceil(64);
-    n.div_ceil(2) + blocks + 4 * blocks.div_ceil(256) + 1092
+    if double_quant {
+        n.div_ceil(2) + blocks + 4 * blocks.div_ceil(256) + 1092
+    } else {
+        n.div_ceil(2) + 4 * blocks + 64
+    }
 }
 
 /// The textbook's bytes per parameter for `precision` with `states` optimizer states: a

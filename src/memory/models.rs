@@ -512,9 +512,14 @@ impl ModelConfig {
     /// The bytes bitsandbytes stores for all blocks' linear weights in NF4
     /// ([`crate::memory::formulas::nf4_linear_bytes`]).
     pub fn nf4_bytes(&self) -> u64 {
+        self.nf4_bytes_as(true)
+    }
+
+    /// [`ModelConfig::nf4_bytes`], with or without double quantization.
+    pub fn nf4_bytes_as(&self, double_quant: bool) -> u64 {
         self.block_linears()
             .iter()
-            .map(|&n| crate::memory::formulas::nf4_linear_bytes(n))
+            .map(|&n| crate::memory::formulas::nf4_linear_bytes_as(n, double_quant))
             .sum::<u64>()
             * self.layers as u64
     }

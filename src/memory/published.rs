@@ -58,6 +58,9 @@ pub struct Row {
     /// What QLoRA's preparation left fp32 (peft, trl_bf16 or none), with QLoRA.
     #[serde(default)]
     pub kbit_prep: Option<crate::memory::cuda_step::KbitPrep>,
+    /// bitsandbytes' double quantization, with QLoRA (default true).
+    #[serde(default)]
+    pub double_quant: Option<bool>,
     /// `torch.cuda.max_memory_allocated`, bytes.
     pub allocated: u64,
     /// Peak nvidia-smi memory.used in MiB (what the process held, context included).
@@ -115,6 +118,7 @@ impl Row {
             self.checkpointing,
         );
         step.kbit_prep = self.kbit_prep.unwrap_or_default();
+        step.double_quant = self.double_quant.unwrap_or(true);
         Ok(step)
     }
 }

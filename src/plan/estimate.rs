@@ -337,6 +337,14 @@ pub struct EstimateInput {
     /// What QLoRA's preparation left fp32 (read under NF4 only).
     #[serde(default)]
     pub kbit_prep: crate::memory::cuda_step::KbitPrep,
+    /// bitsandbytes' double quantization (read under NF4 only; recorded inputs without it
+    /// had it).
+    #[serde(default = "double_quant_default")]
+    pub double_quant: bool,
+}
+
+fn double_quant_default() -> bool {
+    true
 }
 
 impl EstimateInput {
@@ -367,6 +375,7 @@ impl EstimateInput {
             grad_accum: 1,
             keeps_outputs: false,
             kbit_prep: crate::memory::cuda_step::KbitPrep::default(),
+            double_quant: true,
         }
     }
 }
@@ -853,6 +862,7 @@ pub fn cuda_column(
         accumulates: input.grad_accum > 1,
         keeps_outputs: input.keeps_outputs,
         kbit_prep: input.kbit_prep,
+        double_quant: input.double_quant,
         ..cs::CudaStep::new(
             crate::memory::models::ModelConfig {
                 batch: input.batch as usize,
@@ -923,9 +933,14 @@ pub fn cuda_column(
         context = context
     ));
     if recipe == cs::Recipe::Qlora {
+        let quant = if step.double_quant {
+            t!("cuda-nf4-double")
+        } else {
+            t!("cuda-nf4-single")
+        };
         column.assumes = column.assumes.map(|a| {
             format!(
-                "{a}. {}",
+                "{a}. {}. {quant}",
                 t!("cuda-kbit-prep", prep = step.kbit_prep.name())
             )
         });
