@@ -147,7 +147,7 @@ check-also = Also
 check-meanwhile = Meanwhile
 
 ## fit (src/plan/fit.rs)
-fit-intro = Will each lesson fit? Memory by textbook formula; time = steps × (compute time + memory time + a per-step floor: { $cpu_floor } ms on a CPU, { $gpu_floor } ms on a GPU). Impractical: over { $cpu_hours } h on a CPU, over Colab's { $colab_hours } h session on its free T4.
+fit-intro = Will each lesson fit? On this CPU, a lesson recorded here (data/lessons-measured.json) is judged by its own run: its peak memory and its time, scaled to this CPU. Otherwise, and on GPUs ("needs"): memory by textbook formula; time = steps × (compute time + memory time + a per-step floor: { $cpu_floor } ms on a CPU, { $gpu_floor } ms on a GPU). Impractical: over { $cpu_hours } h on a CPU, over Colab's { $colab_hours } h session on its free T4.
 fit-target-line = { $name }: { $memory } memory, { $source }
 fit-caveat-legend = ✓*: fits, but the lesson's code as written runs on the CPU (it hard-codes device="cpu")
 fit-datasheet = datasheet ({ $name }): { $f32 } TFLOP/s f32, { $half } TFLOP/s 16-bit at { $share }% for large matrices, { $bandwidth } GB/s

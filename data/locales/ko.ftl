@@ -147,7 +147,7 @@ check-also = 또한
 check-meanwhile = 그동안
 
 ## fit (src/plan/fit.rs)
-fit-intro = 각 강의가 들어갈까요? 메모리는 교과서 공식으로, 시간은 스텝 수 × (연산 시간 + 메모리 시간 + 스텝당 고정 비용: CPU { $cpu_floor } ms, GPU { $gpu_floor } ms)로 계산합니다. CPU에서 { $cpu_hours }시간, Colab 무료 T4에서 세션 한도 { $colab_hours }시간을 넘으면 현실적이지 않다고 봅니다.
+fit-intro = 각 강의가 들어갈까요? 이 CPU에서는 여기서 기록한 강의(data/lessons-measured.json)를 그 실행 자체로 판단합니다: 최고 메모리와, 이 CPU에 맞춰 환산한 시간. 그 밖의 경우와 GPU("필요량")는 메모리를 교과서 공식으로, 시간은 스텝 수 × (연산 시간 + 메모리 시간 + 스텝당 고정 비용: CPU { $cpu_floor } ms, GPU { $gpu_floor } ms)로 계산합니다. CPU에서 { $cpu_hours }시간, Colab 무료 T4에서 세션 한도 { $colab_hours }시간을 넘으면 현실적이지 않다고 봅니다.
 fit-target-line = { $name }: 메모리 { $memory }, { $source }
 fit-caveat-legend = ✓*: 들어가지만 강의 코드가 그대로는 CPU에서 실행됩니다 (device="cpu"로 고정되어 있음)
 fit-datasheet = 데이터시트 ({ $name }): f32 { $f32 } TFLOP/s, 16비트 { $half } TFLOP/s (큰 행렬에서 { $share }%), { $bandwidth } GB/s
