@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bench::peak::{measure_cpu_peak, Peak};
 use crate::bench::sgemm::CpuKernel;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::probe::device::{self, DeviceSpec};
 use crate::stats::{Ratio, Summary};
 use crate::units::Bytes;
@@ -71,18 +71,10 @@ impl MatmulShape {
                 k: *k,
                 n: *n,
             },
-            _ => {
-                return Err(Error::Invalid(t!(
-                    "shape-invalid",
-                    given = format!("{text:?}")
-                )))
-            }
+            _ => return Err(crate::bad!("shape-invalid", given = format!("{text:?}"))),
         };
         if shape.m == 0 || shape.k == 0 || shape.n == 0 {
-            return Err(Error::Invalid(t!(
-                "shape-zero",
-                given = format!("{text:?}")
-            )));
+            return Err(crate::bad!("shape-zero", given = format!("{text:?}")));
         }
         Ok(shape)
     }

@@ -4,7 +4,7 @@
 
 use candle_core::DType;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Parses "f32", "f16", "bf16" (and the usual long spellings).
 pub fn parse(text: &str) -> Result<DType> {
@@ -12,10 +12,7 @@ pub fn parse(text: &str) -> Result<DType> {
         "f32" | "fp32" | "float32" => Ok(DType::F32),
         "f16" | "fp16" | "float16" | "half" => Ok(DType::F16),
         "bf16" | "bfloat16" => Ok(DType::BF16),
-        other => Err(Error::Invalid(t!(
-            "dtype-unknown",
-            given = format!("{other:?}")
-        ))),
+        other => Err(crate::bad!("dtype-unknown", given = format!("{other:?}"))),
     }
 }
 

@@ -21,9 +21,53 @@ pub enum Error {
     /// JSON could not be written or read.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
-    /// The user asked for something that cannot be done; the message says what to do instead.
+    /// The user asked for something that cannot be done: a catalogue message, kept as its key
+    /// and arguments and translated when shown (so a stored error follows the reader's
+    /// language, and a caller matches on [`Message::key`]). Built with [`crate::bad!`].
     #[error("{0}")]
-    Invalid(String),
+    Rejected(Message),
+    /// The `cuda` feature was not compiled in (the default build is CPU-only).
+    #[error("{}", t!("cuda-not-built"))]
+    NotCompiledWithCuda,
+}
+
+/// A catalogue message not yet rendered: its id in data/locales/*.ftl and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// The message id.
+    pub key: &'static str,
+    /// Named arguments, already formatted.
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let args: Vec<(&str, String)> = self.args.iter().map(|(k, v)| (*k, v.clone())).collect();
+        f.write_str(&crate::i18n::text(crate::i18n::current(), self.key, &args))
+    }
+}
+
+impl Error {
+    /// The catalogue id of a rejected request (None for other failures).
+    pub fn key(&self) -> Option<&'static str> {
+        match self {
+            Error::Rejected(m) => Some(m.key),
+            Error::NotCompiledWithCuda => Some("cuda-not-built"),
+            _ => None,
+        }
+    }
+}
+
+/// A rejected request as a catalogue message: `bad!("device-unknown", given = text)`, with the
+/// arguments of [`t!`](crate::t).
+#[macro_export]
+macro_rules! bad {
+    ($id:literal $(, $name:ident = $value:expr)* $(,)?) => {
+        $crate::error::Error::Rejected($crate::error::Message {
+            key: $id,
+            args: vec![$((stringify!($name), ($value).to_string())),*],
+        })
+    };
 }
 
 /// Shorthand.
@@ -39,5 +83,28 @@ fn io_hint(err: &std::io::Error) -> String {
         IsADirectory => t!("io-is-a-directory"),
         StorageFull => t!("io-storage-full"),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::i18n::{scoped, Lang};
+
+    #[test]
+    fn a_stored_error_is_shown_in_the_readers_language() {
+        // Built once, shown twice: the words follow the language at display time.
+        let err = crate::bad!("device-unknown", given = "\"tpu\"");
+        assert_eq!(err.key(), Some("device-unknown"));
+        let en = scoped(Lang::En, || err.to_string());
+        let ko = scoped(Lang::Ko, || err.to_string());
+        assert!(
+            en.contains("\"tpu\"") && ko.contains("\"tpu\""),
+            "{en} / {ko}"
+        );
+        assert_ne!(en, ko);
+        assert_eq!(
+            super::Error::NotCompiledWithCuda.key(),
+            Some("cuda-not-built")
+        );
     }
 }

@@ -50,22 +50,22 @@ impl Header {
     /// how to make a current one.
     pub fn expect(&self, schema: &str, schema_version: u32, name: &str, redo: &str) -> Result<()> {
         if self.schema != schema {
-            return Err(Error::Invalid(t!(
+            return Err(crate::bad!(
                 "schema-wrong",
                 name = name,
                 found = format!("{:?}", self.schema),
                 expected = format!("{schema:?}")
-            )));
+            ));
         }
         if self.schema_version != schema_version {
-            return Err(Error::Invalid(t!(
+            return Err(crate::bad!(
                 "schema-version-wrong",
                 name = name,
                 schema = schema,
                 found = self.schema_version,
                 expected = schema_version,
                 redo = redo
-            )));
+            ));
         }
         Ok(())
     }
@@ -81,7 +81,7 @@ pub fn field_error(
     field: &str,
     why: String,
 ) -> Error {
-    Error::Invalid(t!(
+    crate::bad!(
         "data-field",
         file = file,
         line = line,
@@ -89,7 +89,7 @@ pub fn field_error(
         id = format!("{id:?}"),
         field = field,
         why = why
-    ))
+    )
 }
 
 /// Reads a whole text file; the error names the path and what to do.
@@ -103,7 +103,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// Parses an embedded TOML catalogue; `file` names it in errors (toml's message carries the line
 /// and column).
 pub fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T> {
-    toml::from_str(text).map_err(|e| Error::Invalid(t!("toml-error", file = file, error = e)))
+    toml::from_str(text).map_err(|e| crate::bad!("toml-error", file = file, error = e))
 }
 
 /// The line (1-based) where `needle` first appears in `text`, for errors about a checked value.
@@ -115,7 +115,7 @@ pub fn line_of(text: &str, needle: &str) -> usize {
 /// With `overwrite` false an existing file is an error that says to pass `--force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
     if !overwrite && path.exists() {
-        return Err(Error::Invalid(t!("file-exists", path = path.display())));
+        return Err(crate::bad!("file-exists", path = path.display()));
     }
     // A device or a pipe (/dev/stdout, a FIFO, /dev/full) is written into, never replaced by a
     // rename: that would swap the device node for a plain file.
@@ -164,7 +164,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> Result<()> {
         // check above only spares the work).
         tmp.persist_noclobber(path).map_err(|e| {
             if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::Invalid(t!("file-exists", path = path.display()))
+                crate::bad!("file-exists", path = path.display())
             } else {
                 io(e.error)
             }
@@ -198,7 +198,7 @@ impl Claim {
                 Ok(_) => claim.created.push(path.to_path_buf()),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && force => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return Err(Error::Invalid(t!("file-exists", path = path.display())));
+                    return Err(crate::bad!("file-exists", path = path.display()));
                 }
                 Err(source) => {
                     return Err(Error::Io {
@@ -242,11 +242,11 @@ pub fn writable_dir(dir: &Path) -> Result<()> {
 /// folder was for), and the OS's error names the folder.
 fn ensure_dir(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
-        return Err(Error::Invalid(t!(
+        return Err(crate::bad!(
             "dir-is-file",
             path = dir.display(),
             what = what
-        )));
+        ));
     }
     std::fs::create_dir_all(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),

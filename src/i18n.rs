@@ -37,10 +37,7 @@ impl Lang {
         match text.trim().to_ascii_lowercase().as_str() {
             "ko" | "kr" | "korean" | "한국어" => Ok(Lang::Ko),
             "en" | "english" => Ok(Lang::En),
-            other => Err(crate::Error::Invalid(crate::t!(
-                "lang-unknown",
-                given = format!("{other:?}")
-            ))),
+            other => Err(crate::bad!("lang-unknown", given = format!("{other:?}"))),
         }
     }
 

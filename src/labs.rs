@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The manifest as shipped.
 pub const LABS_TOML: &str = include_str!("../labs/labs.toml");
@@ -135,14 +135,14 @@ impl Manifest {
                 .labs
                 .iter()
                 .find(|l| !l.is_done(runs))
-                .ok_or_else(|| Error::Invalid(t!("labs-all-done")));
+                .ok_or_else(|| crate::bad!("labs-all-done"));
         }
         let as_id = q.parse::<u32>().ok().map(|n| format!("{n:02}"));
         self.labs
             .iter()
             .find(|l| Some(&l.id) == as_id.as_ref() || l.slug == q || l.dir_name() == q)
             .ok_or_else(|| {
-                Error::Invalid(t!(
+                crate::bad!(
                     "labs-unknown",
                     given = format!("{q:?}"),
                     last = format!("{:02}", self.labs.len()),
@@ -152,7 +152,7 @@ impl Manifest {
                         .map(|l| l.slug.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
-                ))
+                )
             })
     }
 

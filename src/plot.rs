@@ -131,7 +131,7 @@ fn tick_label(v: f64) -> String {
 }
 
 fn plot_err(e: impl std::fmt::Display) -> Error {
-    Error::Invalid(t!("plot-failed", error = e))
+    crate::bad!("plot-failed", error = e)
 }
 
 fn draw_panel<'a>(

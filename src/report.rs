@@ -419,7 +419,7 @@ pub fn load(path: &std::path::Path) -> crate::Result<EnvironmentReport> {
 /// Parses a report JSON's text (`name` says where it came from, for the error).
 pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
     let r: EnvironmentReport = serde_json::from_str(text)
-        .map_err(|e| crate::Error::Invalid(t!("report-not-a-file", name = name, error = e)))?;
+        .map_err(|e| crate::bad!("report-not-a-file", name = name, error = e))?;
     r.header.expect(
         "gpulab.report",
         REPORT_SCHEMA_VERSION,
@@ -439,7 +439,7 @@ pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
             .is_none_or(|g| g.is_finite() && (0.0..1e9).contains(&g))
     });
     if !(time_ok(f.cpu_time_s) && time_ok(f.gpu_time_s) && speedup_ok && rates_ok) {
-        return Err(crate::Error::Invalid(t!("report-bad-numbers", name = name)));
+        return Err(crate::bad!("report-bad-numbers", name = name));
     }
     Ok(r)
 }

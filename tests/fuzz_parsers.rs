@@ -146,7 +146,7 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 /// does not end in the middle of nothing.
 fn clear(message: &str) {
     assert!(!message.trim().is_empty(), "empty error message");
-    for debug in ["Invalid(", "Error {", "Some(", "panicked", "unwrap"] {
+    for debug in ["Rejected(", "Message {", "Error {", "Some(", "panicked", "unwrap"] {
         assert!(!message.contains(debug), "debug text in {message:?}");
     }
 }

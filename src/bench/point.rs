@@ -8,7 +8,7 @@ use candle_core::{DType, Device, Tensor};
 use super::{BenchConfig, Correctness, MatmulShape, PointResult, PointStatus};
 use crate::bench::peak::Peak;
 use crate::bench::sgemm::CpuKernel;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::probe::device::{self, DeviceSpec};
 use crate::probe::framework::{classify_cuda_error, CudaErrorKind};
 use crate::stats::Summary;
@@ -176,7 +176,7 @@ fn timed(
                 threads: result.threads.unwrap_or(1),
                 cpu,
             }),
-            None => return Err(Error::Invalid(t!("point-no-isa", kernel = kernel.name()))),
+            None => return Err(crate::bad!("point-no-isa", kernel = kernel.name())),
         },
         None => None,
     };
@@ -228,7 +228,7 @@ fn timed(
     for i in 0..runs {
         samples.push(call(calls + i)?);
     }
-    let time = Summary::of(&samples).ok_or_else(|| Error::Invalid(t!("point-timer-nan")))?;
+    let time = Summary::of(&samples).ok_or_else(|| crate::bad!("point-timer-nan"))?;
     result.gflops = Some(shape.flops() / time.median / 1e9);
     result.gflops_best = Some(shape.flops() / time.min / 1e9);
     // A matmul cannot beat the FMA peak: above 100 % the peak was mismeasured, so it is

@@ -143,6 +143,13 @@ fn uses() -> Vec<(String, String, BTreeSet<String>)> {
             }
             out.extend(parse_call(&name, &source[start + 3..], false));
         }
+        for (start, _) in source.match_indices("bad!(") {
+            let before = source[..start].chars().last();
+            if matches!(before, Some(c) if c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            out.extend(parse_call(&name, &source[start + 5..], false));
+        }
         for (start, _) in source.match_indices("tl!(") {
             let before = source[..start].chars().last();
             if matches!(before, Some(c) if c.is_alphanumeric() || c == '_') {

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::measure::Phase;
 use crate::memory::models::{Family, ModelConfig};
 use crate::memory::optim::OptimizerKind;
@@ -291,7 +291,7 @@ impl Calibration {
     /// Parses and checks calibration JSON; `name` labels errors.
     pub fn parse(text: &str, name: &str) -> Result<Calibration> {
         let c: Calibration = serde_json::from_str(text)
-            .map_err(|e| Error::Invalid(t!("cal-not-a-file", name = name, error = e)))?;
+            .map_err(|e| crate::bad!("cal-not-a-file", name = name, error = e))?;
         c.header.expect(
             "gpulab.calibration",
             CALIBRATION_SCHEMA_VERSION,
@@ -305,7 +305,7 @@ impl Calibration {
                 ("optimizer_state_per_param", e.optimizer_state_per_param),
             ] {
                 if !(v.is_finite() && (0.0..1e3).contains(&v)) {
-                    return Err(Error::Invalid(t!(
+                    return Err(crate::bad!(
                         "cal-impossible",
                         name = name,
                         entry = format!(
@@ -316,7 +316,7 @@ impl Calibration {
                         ),
                         field = field,
                         value = v
-                    )));
+                    ));
                 }
             }
         }

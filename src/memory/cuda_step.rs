@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::models::{Family, ModelConfig, Projections};
 use crate::units::Bytes;
 
@@ -57,10 +57,7 @@ impl KbitPrep {
             "peft" => Ok(KbitPrep::Peft),
             "trl-bf16" | "trl" => Ok(KbitPrep::TrlBf16),
             "none" => Ok(KbitPrep::None),
-            _ => Err(Error::Invalid(t!(
-                "cuda-bad-kbit-prep",
-                given = format!("{s:?}")
-            ))),
+            _ => Err(crate::bad!("cuda-bad-kbit-prep", given = format!("{s:?}"))),
         }
     }
 
@@ -108,10 +105,10 @@ impl LossPath {
                 (m, _) if m < 4 => LossPath::ShiftCopy,
                 _ => LossPath::PadLabels,
             }),
-            _ => Err(Error::Invalid(t!(
+            _ => Err(crate::bad!(
                 "cuda-bad-release",
                 given = format!("{version:?}")
-            ))),
+            )),
         }
     }
 }
@@ -480,15 +477,15 @@ impl CudaStep {
     pub fn validate(&self) -> Result<()> {
         self.model.validate()?;
         if !self.model.family.is_transformer() {
-            return Err(Error::Invalid(t!("cuda-not-transformer")));
+            return Err(crate::bad!("cuda-not-transformer"));
         }
         if self.recipe == Recipe::Qlora && self.lora.is_none() {
-            return Err(Error::Invalid(t!("cuda-qlora-needs-lora")));
+            return Err(crate::bad!("cuda-qlora-needs-lora"));
         }
         if self.model.family == Family::Gpt
             && self.lora.is_some_and(|l| l.targets.has(Projections::GATE))
         {
-            return Err(Error::Invalid(t!("cuda-gpt-gate")));
+            return Err(crate::bad!("cuda-gpt-gate"));
         }
         Ok(())
     }

@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use candle_core::DType;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::measure::{Phase, StepMeasurement};
 use crate::memory::models::{Family, ModelConfig};
 use crate::memory::optim::OptimizerKind;
@@ -640,9 +640,7 @@ impl StepModel {
     /// Fits from measured steps of one family, dtype and optimizer (the shapes should vary every
     /// dimension independently: see `validate::calibration_shapes`).
     pub fn fit(steps: &[PhasePeaks]) -> Result<StepModel> {
-        let first = steps
-            .first()
-            .ok_or_else(|| Error::Invalid(t!("fit-no-steps")))?;
+        let first = steps.first().ok_or_else(|| crate::bad!("fit-no-steps"))?;
         let (family, dtype, optimizer, variant) = (
             first.model.family,
             first.dtype,
@@ -657,15 +655,10 @@ impl StepModel {
                 || m.variant != variant
                 || m.model.lora.map(|l| l.targets) != lora
         }) {
-            return Err(Error::Invalid(t!("fit-mixed-steps")));
+            return Err(crate::bad!("fit-mixed-steps"));
         }
-        let too_alike = || {
-            Error::Invalid(t!(
-                "fit-too-alike",
-                family = family.name(),
-                count = steps.len()
-            ))
-        };
+        let too_alike =
+            || crate::bad!("fit-too-alike", family = family.name(), count = steps.len());
         let shape_terms: Vec<HashMap<&'static str, f64>> =
             steps.iter().map(|m| terms(&m.model)).collect();
         let scale: Vec<f64> = steps.iter().map(|m| m.peak.max(1.0)).collect();

@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::units::Bytes;
 
 /// Typical CUDA context + library workspace with lazy loading (CUDA ≥ 12.2): 300-600 MiB on
@@ -80,10 +80,10 @@ impl Precision {
             "bf16" | "bfloat16" => Ok(Precision::Bf16),
             "mixed" | "amp" | "mixed-precision" => Ok(Precision::Mixed),
             "nf4" | "4bit" | "int4" => Ok(Precision::Nf4),
-            other => Err(Error::Invalid(t!(
+            other => Err(crate::bad!(
                 "precision-unknown",
                 given = format!("{other:?}")
-            ))),
+            )),
         }
     }
 

@@ -27,7 +27,7 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::models::{random_batch, Model, ModelConfig};
 use crate::memory::optim::{Opt, OptimizerKind};
 use crate::probe::cuda;
@@ -214,9 +214,7 @@ impl Meter {
             return Ok(Meter::Cuda(cuda::PoolMeter::new(dev)?));
         }
         if !crate::memory::alloc::installed() {
-            return Err(Error::Invalid(
-                "this program does not count its allocations, so CPU memory cannot be measured: add `#[global_allocator] static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;` to its main.rs".into(),
-            ));
+            return Err(crate::bad!("measure-no-counting-allocator"));
         }
         Ok(Meter::Cpu)
     }
@@ -437,11 +435,11 @@ fn measure(config: &MeasureConfig, lean: bool, quiet_steps: usize) -> Result<Ste
     let phases = rec.phases;
 
     if !loss_value.is_finite() {
-        return Err(Error::Invalid(t!(
+        return Err(crate::bad!(
             "loss-broken",
             loss = loss_value,
             dtype = crate::dtype::name(config.dtype)
-        )));
+        ));
     }
 
     let accounted = Accounted {
@@ -487,18 +485,18 @@ fn preflight(config: &MeasureConfig, dev: &Device) -> Result<()> {
     if config.dtype == DType::BF16 {
         if let Some(cap) = device::compute_cap(dev) {
             if !cap.supports_bf16() {
-                return Err(Error::Invalid(t!(
+                return Err(crate::bad!(
                     "preflight-no-bf16",
                     device = config.device,
                     cc = cap
-                )));
+                ));
             }
         }
     }
     let estimate = crate::memory::formulas::rough_step_bytes(config);
     if let Some(free) = device::free_memory(dev) {
         if estimate.0 > free.0 / 10 * 9 {
-            return Err(Error::Invalid(t!(
+            return Err(crate::bad!(
                 "preflight-too-big",
                 model = config.model.describe(),
                 dtype = crate::dtype::name(config.dtype),
@@ -506,7 +504,7 @@ fn preflight(config: &MeasureConfig, dev: &Device) -> Result<()> {
                 estimate = estimate,
                 device = config.device,
                 free = free
-            )));
+            ));
         }
     }
     Ok(())

@@ -25,7 +25,7 @@ use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{Conv2d, Conv2dConfig, Embedding, Linear, VarBuilder};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Which model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,10 +49,10 @@ impl Family {
             "gpt" | "gpt2" | "transformer" => Ok(Family::Gpt),
             "llama" => Ok(Family::Llama),
             "cnn" | "conv" => Ok(Family::Cnn),
-            other => Err(Error::Invalid(t!(
+            other => Err(crate::bad!(
                 "model-family-unknown",
                 given = format!("{other:?}")
-            ))),
+            )),
         }
     }
 
@@ -97,10 +97,10 @@ impl LoraTargets {
         match text.trim().to_ascii_lowercase().as_str() {
             "qv" | "q,v" => Ok(LoraTargets::Qv),
             "all-linear" | "all" => Ok(LoraTargets::AllLinear),
-            other => Err(Error::Invalid(t!(
+            other => Err(crate::bad!(
                 "lora-targets-unknown",
                 given = format!("{other:?}")
-            ))),
+            )),
         }
     }
 }
@@ -140,8 +140,7 @@ impl Projections {
     /// Parses "q,k,v,o,gate,up,down" (peft's module names with or without `_proj`; GPT-2's
     /// c_attn, c_proj, c_fc), or a family: qv, attention, mlp, all-linear.
     pub fn parse(text: &str) -> Result<Projections> {
-        let bad =
-            |given: &str| Error::Invalid(t!("lora-targets-unknown", given = format!("{given:?}")));
+        let bad = |given: &str| crate::bad!("lora-targets-unknown", given = format!("{given:?}"));
         let text = text.trim().to_ascii_lowercase().replace('_', "-");
         let family = match text.as_str() {
             "qv" => Some(Self::Q | Self::V),
@@ -381,9 +380,8 @@ impl ModelConfig {
 
     /// Checks the numbers make a model, with a message that says what to change.
     pub fn validate(&self) -> Result<()> {
-        let bad = |msg: String| Err(Error::Invalid(msg));
         if self.batch == 0 {
-            return bad(t!("mv-batch"));
+            return Err(crate::bad!("mv-batch"));
         }
         // One limit for shapes and counts alike (the same as a count's: 10¹⁵ parameters), checked
         // in u128 before any u64 product can wrap.
@@ -411,10 +409,14 @@ impl ModelConfig {
             .max()
             .unwrap_or(0);
         if widest > MAX_DIMENSION || self.mlp_hidden.len() > MAX_DIMENSION {
-            return bad(t!("mv-too-large", given = widest, limit = MAX_DIMENSION));
+            return Err(crate::bad!(
+                "mv-too-large",
+                given = widest,
+                limit = MAX_DIMENSION
+            ));
         }
         if self.params_u128() > MAX_PARAMS {
-            return bad(t!(
+            return Err(crate::bad!(
                 "mv-too-many-params",
                 given = format!("{:e}", self.params_u128() as f64),
                 limit = format!("{:e}", MAX_PARAMS as f64)
@@ -423,43 +425,47 @@ impl ModelConfig {
         match self.family {
             Family::Mlp => {
                 if self.mlp_input == 0 || self.classes == 0 || self.mlp_hidden.contains(&0) {
-                    return bad(t!("mv-mlp"));
+                    return Err(crate::bad!("mv-mlp"));
                 }
             }
             Family::Gpt | Family::Llama => {
                 if self.vocab < 2 || self.d_model == 0 || self.layers == 0 || self.seq_len == 0 {
-                    return bad(t!("mv-transformer"));
+                    return Err(crate::bad!("mv-transformer"));
                 }
                 if self.heads == 0 || !self.d_model.is_multiple_of(self.heads) {
-                    return bad(t!("mv-heads", d = self.d_model, heads = self.heads));
+                    return Err(crate::bad!(
+                        "mv-heads",
+                        d = self.d_model,
+                        heads = self.heads
+                    ));
                 }
                 let kv = self.kv_head_count();
                 if kv == 0 || !self.heads.is_multiple_of(kv) {
-                    return bad(t!("mv-kv-heads", kv = kv, heads = self.heads));
+                    return Err(crate::bad!("mv-kv-heads", kv = kv, heads = self.heads));
                 }
                 if self.family == Family::Gpt && self.kv_heads.is_some_and(|k| k != self.heads) {
-                    return bad(t!("mv-gpt-gqa"));
+                    return Err(crate::bad!("mv-gpt-gqa"));
                 }
                 if self.family == Family::Gpt && self.seq_len > self.position_rows() {
-                    return bad(t!(
+                    return Err(crate::bad!(
                         "mv-positions",
                         rows = self.position_rows(),
                         tokens = self.seq_len
                     ));
                 }
                 if self.ffn == Some(0) {
-                    return bad(t!("mv-ffn"));
+                    return Err(crate::bad!("mv-ffn"));
                 }
                 if self.family == Family::Llama && !(self.d_model / self.heads).is_multiple_of(2) {
-                    return bad(t!("mv-rotary", width = self.d_model / self.heads));
+                    return Err(crate::bad!("mv-rotary", width = self.d_model / self.heads));
                 }
             }
             Family::Cnn => {
                 if self.image_size < 4 || !self.image_size.is_multiple_of(4) {
-                    return bad(t!("mv-image", size = self.image_size));
+                    return Err(crate::bad!("mv-image", size = self.image_size));
                 }
                 if self.channels.contains(&0) || self.classes == 0 {
-                    return bad(t!("mv-cnn"));
+                    return Err(crate::bad!("mv-cnn"));
                 }
             }
         }
@@ -785,10 +791,10 @@ impl Model {
         // A tied Llama (Llama-3.2 1B/3B) is a shape estimate and PyTorch count; gpulab's own
         // Llama has an untied head.
         if config.family == Family::Llama && config.tied {
-            return Err(crate::error::Error::Invalid(t!("mv-llama-tied")));
+            return Err(crate::bad!("mv-llama-tied"));
         }
         if !config.extras.is_plain() {
-            return Err(crate::error::Error::Invalid(t!("mv-llama-extras")));
+            return Err(crate::bad!("mv-llama-extras"));
         }
         Ok(match config.family {
             Family::Mlp => {

@@ -8,7 +8,7 @@ use candle_core::{DType, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, SGD};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Which optimizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -77,10 +77,10 @@ impl OptimizerKind {
             "sgd" => Ok(OptimizerKind::Sgd),
             "momentum" | "sgd-momentum" | "sgdm" => Ok(OptimizerKind::Momentum),
             "adamw" | "adam" => Ok(OptimizerKind::Adamw),
-            other => Err(Error::Invalid(t!(
+            other => Err(crate::bad!(
                 "optimizer-unknown",
                 given = format!("{other:?}")
-            ))),
+            )),
         }
     }
 

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::cuda_step::{Adapters, CudaStep, Kernel, LossPath, Recipe, Update};
 use crate::memory::models::Projections;
 use crate::units::Bytes;
@@ -77,7 +77,7 @@ struct File {
 /// Reads rows from TOML text.
 pub fn parse(text: &str) -> Result<Vec<Row>> {
     let file: File = toml::from_str(text)
-        .map_err(|e| Error::Invalid(t!("published-bad", error = e.message().to_string())))?;
+        .map_err(|e| crate::bad!("published-bad", error = e.message().to_string()))?;
     Ok(file.row)
 }
 
@@ -85,18 +85,18 @@ impl Row {
     /// The derived step this row describes.
     pub fn step(&self) -> Result<CudaStep> {
         let mut model = crate::memory::models::preset(&self.model)
-            .ok_or_else(|| Error::Invalid(t!("published-model", given = self.model.clone())))?;
+            .ok_or_else(|| crate::bad!("published-model", given = self.model.clone()))?;
         model.batch = self.batch;
         model.seq_len = self.seq_len;
         let kernel = match self.attention.as_str() {
             "sdpa" | "flash_attention_2" => Kernel::Fused,
             "eager" => Kernel::Eager,
             other => {
-                return Err(Error::Invalid(t!(
+                return Err(crate::bad!(
                     "published-field",
                     field = "attention",
                     given = other.to_string()
-                )))
+                ))
             }
         };
         let lora = match self.lora_rank {

@@ -45,10 +45,7 @@ impl Implementation {
         match text.trim().to_ascii_lowercase().as_str() {
             "gpulab" => Ok(Implementation::Gpulab),
             "transformers" | "hf" => Ok(Implementation::Transformers),
-            other => Err(Error::Invalid(t!(
-                "impl-unknown",
-                given = format!("{other:?}")
-            ))),
+            other => Err(crate::bad!("impl-unknown", given = format!("{other:?}"))),
         }
     }
 }
@@ -78,10 +75,7 @@ impl Attention {
         match text.trim().to_ascii_lowercase().as_str() {
             "sdpa" => Ok(Attention::Sdpa),
             "eager" => Ok(Attention::Eager),
-            other => Err(Error::Invalid(t!(
-                "attn-unknown",
-                given = format!("{other:?}")
-            ))),
+            other => Err(crate::bad!("attn-unknown", given = format!("{other:?}"))),
         }
     }
 }
@@ -132,10 +126,7 @@ impl Quant {
     pub fn parse(text: &str) -> Result<Quant> {
         match text.trim().to_ascii_lowercase().as_str() {
             "nf4" | "4bit" => Ok(Quant::Nf4),
-            other => Err(Error::Invalid(t!(
-                "quant-unknown",
-                given = format!("{other:?}")
-            ))),
+            other => Err(crate::bad!("quant-unknown", given = format!("{other:?}"))),
         }
     }
 }
@@ -406,15 +397,15 @@ pub fn parse_reply(
         .lines()
         .rev()
         .find(|l| l.trim_start().starts_with('{'))
-        .ok_or_else(|| Error::Invalid(t!("tstep-no-result")))?;
-    let reply: Reply = serde_json::from_str(line)
-        .map_err(|e| Error::Invalid(t!("tstep-unreadable", error = e)))?;
+        .ok_or_else(|| crate::bad!("tstep-no-result"))?;
+    let reply: Reply =
+        serde_json::from_str(line).map_err(|e| crate::bad!("tstep-unreadable", error = e))?;
     if reply.steps.len() != shapes.len() {
-        return Err(Error::Invalid(t!(
+        return Err(crate::bad!(
             "tstep-count",
             answered = reply.steps.len(),
             asked = shapes.len()
-        )));
+        ));
     }
     let steps = reply
         .steps
@@ -469,7 +460,7 @@ pub fn run(
     cuda: bool,
 ) -> Result<TorchRun> {
     if let Some(m) = shapes.iter().find(|m| !m.family.is_transformer()) {
-        return Err(Error::Invalid(t!("tstep-family", family = m.family.name())));
+        return Err(crate::bad!("tstep-family", family = m.family.name()));
     }
     // Removed on return and on Ctrl-C alike (src/process.rs).
     let dir = crate::process::TempFolder::new().map_err(|source| Error::Io {
@@ -489,7 +480,7 @@ pub fn run(
         path: python.to_path_buf(),
         source,
     })?
-    .ok_or_else(|| Error::Invalid(t!("tstep-timeout", seconds = JOB_TIMEOUT.as_secs())))?;
+    .ok_or_else(|| crate::bad!("tstep-timeout", seconds = JOB_TIMEOUT.as_secs()))?;
     if out.exit_code != Some(0) {
         let last = out
             .stderr
@@ -498,11 +489,11 @@ pub fn run(
             .find(|l| !l.trim().is_empty())
             .map(str::to_string)
             .unwrap_or_else(|| t!("no-message"));
-        return Err(Error::Invalid(t!(
+        return Err(crate::bad!(
             "tstep-failed",
             code = out.exit_code.map_or("?".to_string(), |c| c.to_string()),
             last = last
-        )));
+        ));
     }
     parse_reply(&out.stdout, shapes, dtype, optimizer, variant)
 }

@@ -26,7 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::formulas::textbook_state_bytes;
 pub use crate::memory::formulas::{
     kv_cache, lora_params, transformer_activations, Precision, TransformerShape,
@@ -37,7 +37,7 @@ use crate::units::Bytes;
 /// Parses a parameter count: `7B`, `124M`, `1.5k`, `11_181_642`, `7e9`.
 pub fn parse_count(text: &str) -> Result<u64> {
     let t = text.trim().replace(['_', ','], "");
-    let bad = || Error::Invalid(t!("params-invalid", given = format!("{text:?}")));
+    let bad = || crate::bad!("params-invalid", given = format!("{text:?}"));
     if t.is_empty() || t.starts_with('-') {
         return Err(bad());
     }
@@ -57,16 +57,10 @@ pub fn parse_count(text: &str) -> Result<u64> {
     let value: f64 = number.trim().parse().map_err(|_| bad())?;
     let count = value * scale;
     if !(count.is_finite() && count >= 1.0) {
-        return Err(Error::Invalid(t!(
-            "params-zero",
-            given = format!("{text:?}")
-        )));
+        return Err(crate::bad!("params-zero", given = format!("{text:?}")));
     }
     if count > 1e15 {
-        return Err(Error::Invalid(t!(
-            "params-too-many",
-            given = format!("{text:?}")
-        )));
+        return Err(crate::bad!("params-too-many", given = format!("{text:?}")));
     }
     Ok(count.round() as u64)
 }
@@ -75,20 +69,17 @@ pub fn parse_count(text: &str) -> Result<u64> {
 pub fn parse_memory(text: &str) -> Result<Bytes> {
     let t = text.trim();
     if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.') {
-        return Err(Error::Invalid(t!(
+        return Err(crate::bad!(
             "memory-no-unit",
             given = format!("{text:?}"),
             n = t
-        )));
+        ));
     }
     let value: bytesize::ByteSize = text.trim().parse().map_err(|e: String| {
-        Error::Invalid(t!("memory-invalid", given = format!("{text:?}"), error = e))
+        crate::bad!("memory-invalid", given = format!("{text:?}"), error = e)
     })?;
     if value.as_u64() == 0 {
-        return Err(Error::Invalid(t!(
-            "memory-zero",
-            given = format!("{text:?}")
-        )));
+        return Err(crate::bad!("memory-zero", given = format!("{text:?}")));
     }
     Ok(Bytes(value.as_u64()))
 }
@@ -154,7 +145,6 @@ pub const COUNT_AGREEMENT: f64 = 0.10;
 /// Resolves a query into a parameter count and, when the shape is known, the model's shape.
 pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::ModelConfig>)> {
     use crate::memory::models::{preset, Family, ModelConfig, PRESETS};
-    let bad = |m: String| Err(Error::Invalid(m));
     let mut count = None;
     let mut base = q.config.clone();
     if let Some(text) = q.name_or_count.as_ref().filter(|_| base.is_none()) {
@@ -167,7 +157,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
                 Err(_) if text.chars().any(|c| c.is_ascii_alphabetic()) => {
                     let near =
                         crate::suggest::closest(text, PRESETS.iter().map(|p| (*p, vec![*p])), 3);
-                    return bad(t!(
+                    return Err(crate::bad!(
                         "model-unknown",
                         given = format!("{text:?}"),
                         presets = PRESETS.join(", "),
@@ -184,11 +174,11 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         (Some(m), _) => Some(m),
         (None, true) => {
             let (Some(layers), Some(hidden), Some(heads)) = (q.layers, q.d_model, q.heads) else {
-                return bad(t!("shape-incomplete"));
+                return Err(crate::bad!("shape-incomplete"));
             };
             let family = match q.arch.as_deref().map(Family::parse).transpose()? {
                 Some(f) if f.is_transformer() => f,
-                Some(f) => return bad(t!("arch-not-transformer", arch = f.name())),
+                Some(f) => return Err(crate::bad!("arch-not-transformer", arch = f.name())),
                 None => Family::Gpt,
             };
             Some(ModelConfig {
@@ -243,7 +233,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         (Some(c), Some(m)) => {
             let own = m.param_count();
             if (c as f64 - own as f64).abs() > COUNT_AGREEMENT * own as f64 {
-                return bad(t!(
+                return Err(crate::bad!(
                     "count-shape-disagree",
                     count = c,
                     shape = m.describe(),
@@ -255,7 +245,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
         }
         (Some(c), None) => c,
         (None, Some(m)) => m.param_count(),
-        (None, None) => return bad(t!("model-missing")),
+        (None, None) => return Err(crate::bad!("model-missing")),
     };
     Ok((params, model))
 }

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::probe::nvidia_smi::ComputeCap;
 use crate::units::Bytes;
 
@@ -153,7 +153,7 @@ impl Catalog {
                 .map(|g| (g.id.as_str(), vec![g.id.as_str()])),
             3,
         );
-        Err(Error::Invalid(t!(
+        Err(crate::bad!(
             "gpu-unknown",
             given = format!("{id:?}"),
             guess = names.join(", "),
@@ -163,7 +163,7 @@ impl Catalog {
                 .map(|g| g.id.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
-        )))
+        ))
     }
 
     /// The entry whose `match` fragments best fit a name nvidia-smi or CUDA printed: the

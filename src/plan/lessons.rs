@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The file as shipped.
 pub const LESSONS_TOML: &str = include_str!("../../data/lessons.toml");
@@ -255,11 +255,11 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
         near
     };
     let (given, guesses) = (format!("{query:?}"), names.join(", "));
-    Err(Error::Invalid(if hits.len() > 1 {
-        t!("lesson-ambiguous", given = given, guesses = guesses)
+    Err(if hits.len() > 1 {
+        crate::bad!("lesson-ambiguous", given = given, guesses = guesses)
     } else {
-        t!("lesson-unknown", given = given, guesses = guesses)
-    }))
+        crate::bad!("lesson-unknown", given = given, guesses = guesses)
+    })
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use candle_core::cuda_backend::cudarc::driver::{result, sys, CudaContext, CudaStream};
 use candle_core::Device;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::probe::framework::{format_uuid, CudaProblem};
 use crate::probe::nvidia_smi::ComputeCap;
 use crate::units::Bytes;
@@ -107,7 +107,7 @@ impl PoolMeter {
         let stream = cuda.cuda_stream();
         let ctx = stream.context().clone();
         if !ctx.has_async_alloc() {
-            return Err(Error::Invalid(crate::t!("cuda-no-pool")));
+            return Err(crate::bad!("cuda-no-pool"));
         }
         ctx.bind_to_thread().map_err(candle_core::Error::wrap)?;
         // SAFETY: the device handle comes from a live context.

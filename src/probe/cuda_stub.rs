@@ -4,7 +4,7 @@
 
 use candle_core::Device;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::probe::framework::CudaProblem;
 use crate::probe::nvidia_smi::ComputeCap;
 use crate::units::Bytes;
@@ -56,7 +56,7 @@ pub enum PoolMeter {}
 impl PoolMeter {
     /// Always an error: this binary has no CUDA.
     pub fn new(_device: &Device) -> Result<PoolMeter> {
-        Err(Error::Invalid(crate::t!("cuda-not-built")))
+        Err(crate::error::Error::NotCompiledWithCuda)
     }
 
     /// Never called (no value exists).
@@ -86,5 +86,5 @@ pub fn host_copies(
     _floats: usize,
     _budget: std::time::Duration,
 ) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
-    Err(Error::Invalid(crate::t!("cuda-no-host-copies")))
+    Err(crate::bad!("cuda-no-host-copies"))
 }

@@ -4,7 +4,7 @@
 use candle_core::Device;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::probe::cuda;
 use crate::units::Bytes;
 
@@ -34,10 +34,7 @@ impl DeviceSpec {
                 }
             }
         }
-        Err(Error::Invalid(crate::t!(
-            "device-unknown",
-            given = format!("{text:?}")
-        )))
+        Err(crate::bad!("device-unknown", given = format!("{text:?}")))
     }
 
     /// Opens it.

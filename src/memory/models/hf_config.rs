@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{BlockExtras, Family, ModelConfig};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The `model_type`s read, each as the block it builds.
 pub const SUPPORTED: &[&str] = &[
@@ -19,7 +19,7 @@ pub const DEFAULT_SEQ_CAP: usize = 4096;
 /// Reads `text` (the contents of `source`, a config.json) into a model at batch 1.
 pub fn from_hf_config(text: &str, source: &str) -> Result<ModelConfig> {
     let json: Value = serde_json::from_str(text)
-        .map_err(|e| Error::Invalid(t!("hf-config-json", file = source, error = e.to_string())))?;
+        .map_err(|e| crate::bad!("hf-config-json", file = source, error = e.to_string()))?;
     let field = |name: &str| -> Result<Option<usize>> {
         match json.get(name) {
             None | Some(Value::Null) => Ok(None),
@@ -28,53 +28,46 @@ pub fn from_hf_config(text: &str, source: &str) -> Result<ModelConfig> {
                 .filter(|&n| n > 0 && n <= 1 << 24)
                 .map(|n| Some(n as usize))
                 .ok_or_else(|| {
-                    Error::Invalid(t!(
+                    crate::bad!(
                         "hf-config-field",
                         file = source,
                         field = name,
                         given = v.to_string()
-                    ))
+                    )
                 }),
         }
     };
     let need = |name: &str| -> Result<usize> {
-        field(name)?
-            .ok_or_else(|| Error::Invalid(t!("hf-config-missing", file = source, field = name)))
+        field(name)?.ok_or_else(|| crate::bad!("hf-config-missing", file = source, field = name))
     };
     let flag = |name: &str, default: bool| -> Result<bool> {
         match json.get(name) {
             None | Some(Value::Null) => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(Error::Invalid(t!(
+            Some(v) => Err(crate::bad!(
                 "hf-config-field",
                 file = source,
                 field = name,
                 given = v.to_string()
-            ))),
+            )),
         }
     };
     let kind = json
         .get("model_type")
         .and_then(Value::as_str)
-        .ok_or_else(|| {
-            Error::Invalid(t!("hf-config-missing", file = source, field = "model_type"))
-        })?;
+        .ok_or_else(|| crate::bad!("hf-config-missing", file = source, field = "model_type"))?;
     if !SUPPORTED.contains(&kind) {
-        return Err(Error::Invalid(t!(
+        return Err(crate::bad!(
             "hf-config-type",
             file = source,
             given = kind,
             supported = SUPPORTED.join(", ")
-        )));
+        ));
     }
     // Experts change which weights a token touches and what the optimizer holds: not modelled.
     for moe in ["num_local_experts", "num_experts", "n_routed_experts"] {
         if field(moe)?.is_some_and(|n| n > 1) {
-            return Err(Error::Invalid(t!(
-                "hf-config-moe",
-                file = source,
-                field = moe
-            )));
+            return Err(crate::bad!("hf-config-moe", file = source, field = moe));
         }
     }
     if kind == "gpt2" {
