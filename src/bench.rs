@@ -294,7 +294,7 @@ pub fn run(config: &BenchConfig, mut on_point: impl FnMut(&BenchReport, usize)) 
     let cpu_threads = candle_core::utils::get_num_threads();
     let cpu_peak = (config.measure_peak && config.devices.contains(&DeviceSpec::Cpu))
         .then(|| measure_cpu_peak(cpu_threads, Duration::from_millis(300)));
-    let catalog = crate::plan::gpus::Catalog::shipped();
+    let catalog = crate::probe::gpus::Catalog::shipped();
     let mut report = BenchReport {
         header: crate::files::Header::with_candle("gpulab.bench", BENCH_SCHEMA_VERSION),
         cpu_model: host.cpu_model.clone(),

@@ -1,6 +1,7 @@
 //! The binary's half: clap's definitions ([`args`]) and the dispatch that turns them into
-//! library calls ([`dispatch`], and [`measure`] for `gpulab measure`'s many modes), with `--help`
-//! in the learner's language ([`help`]). Nothing here decides anything a lab or a test also needs.
+//! library calls ([`dispatch`], [`measure`] for `gpulab measure`'s many modes, [`common`] for
+//! the flag handling both share), with `--help` in the learner's language ([`help`]). Nothing
+//! here decides anything a lab or a test also needs.
 
 // Results go to stdout through these, not print!: print! panics when stdout is a closed pipe
 // (`gpulab fit | head -1`); a failed write here is an error main() ends quietly on. Lines are
@@ -37,6 +38,7 @@ macro_rules! emitln {
 }
 
 pub mod args;
+pub mod common;
 pub mod dispatch;
 pub mod help;
 pub mod measure;

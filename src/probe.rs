@@ -1,6 +1,8 @@
 //! What the machine is: the host ([`host`]), the driver's view ([`nvidia_smi`]), Candle's view
 //! ([`framework`]), PyTorch's view ([`pytorch`]), where it runs ([`platform`]), devices by name ([`device`]), the two views lined up with causes and fixes
 //! ([`diagnose`]), and `gpulab check` itself ([`check`]). Every cudarc call lives in [`cuda`].
+//! The facts later stages look up live here too: the GPU catalogue ([`gpus`]) and this session
+//! on a rented or lent machine, its cost and limits ([`session`]).
 
 pub mod check;
 // The one place the `cuda` feature is read: a real module or a stub with the same functions
@@ -13,7 +15,9 @@ pub mod cuda;
 pub mod device;
 pub mod diagnose;
 pub mod framework;
+pub mod gpus;
 pub mod host;
 pub mod nvidia_smi;
 pub mod platform;
 pub mod pytorch;
+pub mod session;

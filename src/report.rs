@@ -298,7 +298,7 @@ pub fn gather(
         .unwrap_or_else(|_| device.to_string());
     let measure = MeasureReport::new(device.to_string(), device_name, results);
     on_stage("fit");
-    let catalog = crate::plan::gpus::Catalog::shipped();
+    let catalog = crate::probe::gpus::Catalog::shipped();
     // The bench above already measured this CPU: no second benchmark.
     let targets = crate::plan::fit::targets(
         crate::plan::fit::cpu_from_bench(&bench_report),
@@ -500,11 +500,11 @@ mod tests {
             dmi,
             ..Signs::default()
         });
-        r.check.session = crate::plan::session::describe(
+        r.check.session = crate::probe::session::describe(
             &platform,
             Some(7200.0),
             &["NVIDIA A10G".to_string()],
-            &crate::plan::gpus::Catalog::shipped(),
+            &crate::probe::gpus::Catalog::shipped(),
         );
         r.check.host.platform = platform;
         for (lang, reminder, price) in [

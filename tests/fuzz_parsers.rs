@@ -146,7 +146,14 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 /// does not end in the middle of nothing.
 fn clear(message: &str) {
     assert!(!message.trim().is_empty(), "empty error message");
-    for debug in ["Rejected(", "Message {", "Error {", "Some(", "panicked", "unwrap"] {
+    for debug in [
+        "Rejected(",
+        "Message {",
+        "Error {",
+        "Some(",
+        "panicked",
+        "unwrap",
+    ] {
         assert!(!message.contains(debug), "debug text in {message:?}");
     }
 }
@@ -222,7 +229,7 @@ proptest! {
     fn catalogues_never_panic(which in 0usize..2, edits in prop::collection::vec(edit(), 1..6)) {
         if which == 0 {
             let text = apply(&read("data/gpus.toml"), &edits);
-            if let Err(e) = gpulab::plan::gpus::Catalog::parse(&text, "gpus.toml") {
+            if let Err(e) = gpulab::probe::gpus::Catalog::parse(&text, "gpus.toml") {
                 let message = e.to_string();
                 clear(&message);
                 prop_assert!(message.contains("gpus.toml"), "{message}");
@@ -281,7 +288,7 @@ fn the_unedited_files_parse() {
     for text in smi_fixtures() {
         let _ = parse_query_csv(&text);
     }
-    gpulab::plan::gpus::Catalog::parse(&read("data/gpus.toml"), "gpus.toml").unwrap();
+    gpulab::probe::gpus::Catalog::parse(&read("data/gpus.toml"), "gpus.toml").unwrap();
     gpulab::plan::lessons::parse(&read("data/lessons.toml"), "lessons.toml").unwrap();
     Calibration::parse(&read("data/calibration-cpu.json"), "c").unwrap();
     Calibration::parse(&read("data/calibration-torch-cpu.json"), "c").unwrap();

@@ -1,6 +1,6 @@
 //! Lab 03: the lesson's fp16 2-byte rule for your GPU (or the common ones), against training's needs.
 use gpulab::plan::estimate::{estimate, max_params_textbook, EstimateInput};
-use gpulab::{plan::gpus::Catalog, t, units::Bytes};
+use gpulab::{probe::gpus::Catalog, t, units::Bytes};
 
 fn main() -> anyhow::Result<()> {
     gpulab::labs::LabArgs::parse(std::env::args()); // --ko (or a Korean locale): Korean output

@@ -4,7 +4,7 @@ use gpulab::probe::nvidia_smi;
 use gpulab::t; // every sentence comes from the catalogue, data/locales/*.ftl
 
 fn main() -> anyhow::Result<()> {
-    let catalog = gpulab::plan::gpus::Catalog::shipped();
+    let catalog = gpulab::probe::gpus::Catalog::shipped();
     let driver = nvidia_smi::query("nvidia-smi".as_ref(), std::time::Duration::from_secs(10));
     let targets = targets(this_cpu(false), &driver, &catalog); // measured once, then cached in data/runs
     let mut lessons = gpulab::plan::lessons::shipped();

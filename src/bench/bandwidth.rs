@@ -41,6 +41,17 @@ pub enum Transfer {
 }
 
 impl Transfer {
+    /// The probe's host↔device copy as bench names it.
+    pub fn of(copy: crate::probe::device::HostCopy) -> Transfer {
+        use crate::probe::device::HostCopy::*;
+        match copy {
+            ToDevicePageable => Transfer::HostToDevicePageable,
+            FromDevicePageable => Transfer::DeviceToHostPageable,
+            ToDevicePinned => Transfer::HostToDevicePinned,
+            FromDevicePinned => Transfer::DeviceToHostPinned,
+        }
+    }
+
     /// Name as a person reads it.
     pub fn label(self) -> String {
         match self {
@@ -239,11 +250,16 @@ pub fn measure_device(
         }
     }
     // 64 MiB host↔device, as bandwidthTest's default range ends in this region.
-    match crate::probe::cuda::host_copies(dev, 16 << 20, budget) {
+    let mut time = |call: &mut dyn FnMut() -> candle_core::Result<()>| time_calls(budget, 5, call);
+    match crate::probe::cuda::host_copies(dev, 16 << 20, &mut time) {
         Ok(copies) => {
-            for (transfer, bytes, times) in copies {
+            for (copy, bytes, times) in copies {
                 results.push(BandwidthResult::measured(
-                    spec, transfer, bytes, &times, None,
+                    spec,
+                    Transfer::of(copy),
+                    bytes,
+                    &times,
+                    None,
                 ));
             }
         }

@@ -6,7 +6,7 @@
 //!   has (AVX-512, AVX2+FMA, or whatever LLVM makes of it elsewhere) and count FLOP/s. 12
 //!   independent accumulators hide the FMA latency (4-5 cycles × 2 ports) so the loop is
 //!   throughput-bound, which is exactly what a well-blocked GEMM kernel is.
-//! - GPU: the datasheet's dense figure from `data/gpus.toml` (see [`crate::plan::gpus`]).
+//! - GPU: the datasheet's dense figure from `data/gpus.toml` (see [`crate::probe::gpus`]).
 
 use std::time::{Duration, Instant};
 

@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 use super::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, EstimateArgs, FitArgs, LabArgs, ReportArgs,
 };
+use super::common::{claim_outputs, say_old_spellings, torch_variant};
 use gpulab::bench::{self, BenchConfig, MatmulShape, PointStatus};
 use gpulab::files::write_atomic;
 use gpulab::output::progress;
@@ -136,33 +137,6 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Output files of a command: refused up front if they exist (unless --force), then rewritten
-/// freely during the run.
-pub(super) fn claim_outputs(paths: &[&Option<PathBuf>], force: bool) -> anyhow::Result<()> {
-    let given: Vec<&PathBuf> = paths.iter().filter_map(|p| p.as_ref()).collect();
-    // Two formats into one stream (or one file) would interleave into something no reader can
-    // parse: one output each.
-    for (i, path) in given.iter().enumerate() {
-        if given[..i].contains(path) {
-            if *path == Path::new("-") {
-                bail!("{}", t!("out-one-stdout"));
-            }
-            bail!("{}", t!("out-same-file", path = path.display()));
-        }
-    }
-    for path in given {
-        // A folder that cannot be written is refused now, not after the measuring.
-        if path != Path::new("-") {
-            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-            gpulab::files::writable_dir(parent.unwrap_or(Path::new(".")))?;
-        }
-        if path != Path::new("-") && path.exists() && !force {
-            bail!("{}", t!("out-exists", path = path.display()));
-        }
-    }
-    Ok(())
 }
 
 fn is_stdout(path: &Option<PathBuf>) -> bool {
@@ -302,51 +276,6 @@ fn write_bench_files(
     Ok(())
 }
 
-/// The PyTorch step `--impl`, `--attn`, `--update` and `--lora-targets` describe, on a GPU
-/// (`cuda`: the update's default is foreach there) or a CPU.
-pub(super) fn torch_variant(
-    args: &super::args::TorchArgs,
-    cuda: bool,
-) -> anyhow::Result<gpulab::memory::torch::Variant> {
-    use gpulab::memory::torch::{Attention, Implementation, Variant};
-    let foreach = match args.update.trim().to_ascii_lowercase().as_str() {
-        "auto" => cuda,
-        "foreach" => true,
-        "for-loop" | "forloop" => false,
-        other => bail!("{}", t!("update-unknown", given = format!("{other:?}"))),
-    };
-    Ok(Variant {
-        implementation: Implementation::parse(&args.implementation)?,
-        attention: Attention::parse(&args.attn)?,
-        foreach,
-        checkpointing: false,
-        // A list of layers (q,k,v,o) is the GPU column's alone: the measured variants are qv
-        // and all-linear.
-        lora: match args.lora_targets.as_deref() {
-            None => None,
-            Some(text) => match gpulab::memory::models::LoraTargets::parse(text) {
-                Ok(targets) => Some(targets),
-                Err(e) => {
-                    gpulab::memory::models::Projections::parse(text).map_err(|_| e)?;
-                    None
-                }
-            },
-        },
-        autocast: None,
-        quant: None,
-    })
-}
-
-/// A note on stderr for each old spelling used (`(old, new, used)`): accepted, but said once so
-/// the learner moves to the one vocabulary `measure` and `estimate` share.
-pub(super) fn say_old_spellings(flags: &[(&str, &str, bool)]) {
-    for (old, new, used) in flags {
-        if *used {
-            note!("{}", t!("old-spelling", old = *old, new = *new));
-        }
-    }
-}
-
 fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     use gpulab::plan::estimate::{self as est, EstimateInput, Mode, ModelQuery, Precision};
     let mode = match args.mode.to_ascii_lowercase().as_str() {
@@ -410,7 +339,7 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let budget = match (&args.gpu, &args.memory) {
         (Some(_), Some(_)) => bail!("{}", t!("gpu-or-memory")),
         (Some(g), None) => {
-            let spec = gpulab::plan::gpus::Catalog::shipped().get(g)?.clone();
+            let spec = gpulab::probe::gpus::Catalog::shipped().get(g)?.clone();
             let cap = gpulab::probe::nvidia_smi::ComputeCap::parse(&spec.compute_cap);
             target_cc = cap.map(|c| (c.major, c.minor));
             // bf16 needs compute capability 8.0: a T4 or V100 emulates it, slowly.
@@ -572,7 +501,7 @@ fn estimate_budget(
 
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     use gpulab::plan::fit;
-    let catalog = gpulab::plan::gpus::Catalog::shipped();
+    let catalog = gpulab::probe::gpus::Catalog::shipped();
     let mut workloads = gpulab::plan::lessons::shipped();
     if args.no_recipes {
         workloads.retain(|w| !w.id.starts_with("recipe/"));

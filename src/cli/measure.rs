@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use super::args::MeasureArgs;
-use super::dispatch::claim_outputs;
+use super::common::claim_outputs;
 use gpulab::files::write_atomic;
 use gpulab::output::progress;
 use gpulab::probe::device::{self, DeviceSpec};
@@ -66,7 +66,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::memory::suite::{self, SuiteConfig};
 
     let spec = DeviceSpec::parse(&args.device)?;
-    super::dispatch::say_old_spellings(&[
+    super::common::say_old_spellings(&[
         ("--model", "--arch", !args.model.is_empty()),
         ("--hidden", "--mlp-widths", !args.hidden.is_empty()),
     ]);
@@ -246,7 +246,7 @@ fn measure_lean(
 /// The PyTorch variant the flags describe, on this device.
 fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memory::torch::Variant> {
     use gpulab::memory::torch::Autocast;
-    let mut v = super::dispatch::torch_variant(&args.torch, cuda)?;
+    let mut v = super::common::torch_variant(&args.torch, cuda)?;
     v.checkpointing = args.checkpointing;
     if let (Some(given), None) = (args.torch.lora_targets.as_deref(), v.lora) {
         anyhow::bail!("{}", t!("measure-lora-list", given = format!("{given:?}")));

@@ -21,12 +21,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::memory::formulas::CUDA_CONTEXT_TYPICAL;
-use crate::plan::gpus::{Catalog, GpuSpec};
 use crate::plan::lessons::{RunMode, Workload};
+use crate::probe::gpus::{Catalog, GpuSpec};
 use crate::units::Bytes;
 
 /// Free GPU sessions (Colab) end after at most 12 hours (data/docs/platforms.md).
-pub const FREE_SESSION_HOURS: f64 = crate::plan::session::COLAB_FREE_SESSION_H;
+pub const FREE_SESSION_HOURS: f64 = crate::probe::session::COLAB_FREE_SESSION_H;
 /// The target that stands for Colab's free T4 (free, and bounded by its session).
 pub const COLAB_FREE_T4: &str = "T4 (Colab free)";
 
@@ -325,7 +325,7 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
                 needed = format!("{:>10}", c.needed.to_string()),
                 memory = format!("{:>10}", t.memory.to_string()),
                 time = format!("{:>6}", fmt_hours(c.hours)),
-                cost = crate::plan::session::usd_range(c.cost),
+                cost = crate::probe::session::usd_range(c.cost),
                 source = t.rates.source
             )
         );
@@ -376,27 +376,7 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
     out
 }
 
-/// Memory of a workload, by category.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct WorkloadMemory {
-    /// Weights of every model alive.
-    pub weights: Bytes,
-    /// Gradients.
-    pub gradients: Bytes,
-    /// Optimizer state (with the fp32 master copy in mixed precision).
-    pub optimizer_state: Bytes,
-    /// Activations.
-    pub activations: Bytes,
-    /// How activations were sized.
-    pub activations_source: String,
-}
-
-impl WorkloadMemory {
-    /// Everything but the CUDA context.
-    pub fn total(&self) -> Bytes {
-        Bytes(self.weights.0 + self.gradients.0 + self.optimizer_state.0 + self.activations.0)
-    }
-}
+pub use crate::plan::lessons::WorkloadMemory;
 
 /// The memory model (see the module docs).
 pub fn memory(w: &Workload) -> WorkloadMemory {
@@ -882,7 +862,7 @@ fn recommendation_sentence(
         "rec-paid",
         target = target_label(&c.target),
         time = time,
-        cost = crate::plan::session::usd_range(c.cost),
+        cost = crate::probe::session::usd_range(c.cost),
         note = note
     )
 }

@@ -1,7 +1,8 @@
 //! The course's training workloads, `data/lessons.toml`: every lesson that builds or trains a
 //! network, and the GPU-sized recipes its docs describe, with what `fit` needs to size them.
 //! Embedded at compile time and validated on load (unknown keys, missing fields, impossible
-//! values → an error naming the file, line and field).
+//! values → an error naming the file, line and field). Also what a workload holds, by category
+//! ([`WorkloadMemory`], sized by `fit`).
 
 use serde::{Deserialize, Serialize};
 
@@ -260,6 +261,30 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
     } else {
         crate::bad!("lesson-unknown", given = given, guesses = guesses)
     })
+}
+
+/// Memory of a workload, by category.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadMemory {
+    /// Weights of every model alive.
+    pub weights: crate::units::Bytes,
+    /// Gradients.
+    pub gradients: crate::units::Bytes,
+    /// Optimizer state (with the fp32 master copy in mixed precision).
+    pub optimizer_state: crate::units::Bytes,
+    /// Activations.
+    pub activations: crate::units::Bytes,
+    /// How activations were sized.
+    pub activations_source: String,
+}
+
+impl WorkloadMemory {
+    /// Everything but the CUDA context.
+    pub fn total(&self) -> crate::units::Bytes {
+        crate::units::Bytes(
+            self.weights.0 + self.gradients.0 + self.optimizer_state.0 + self.activations.0,
+        )
+    }
 }
 
 #[cfg(test)]

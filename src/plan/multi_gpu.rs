@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::memory::formulas::CUDA_CONTEXT_TYPICAL;
-use crate::plan::fit::WorkloadMemory;
 use crate::plan::lessons::Workload;
+use crate::plan::lessons::WorkloadMemory;
 use crate::units::Bytes;
 
 /// Share of N GPUs' speed a ZeRO-3 run keeps after its all-gathers and reduce-scatters: stated
@@ -57,7 +57,7 @@ impl MultiGpuPlan {
             micro = self.micro_batch,
             accumulation = self.grad_accum,
             hours = format!("{:.1}", self.hours),
-            cost = crate::plan::session::usd_range(self.cost)
+            cost = crate::probe::session::usd_range(self.cost)
         )
     }
 

@@ -29,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::fit::WorkloadMemory;
+use crate::plan::lessons::WorkloadMemory;
 use crate::plan::lessons::{RunMode, Workload};
 
 /// Seconds a GPU training step of a tiny model takes whatever its FLOPs: the course's 03/11 doc
@@ -543,30 +543,5 @@ mod tests {
         );
         let small = t4.matmul_gflops(64.0, true);
         assert!((small - 2.0 * 64.0 / 6.0 * 320.0).abs() < 1e-6, "{small}");
-    }
-
-    #[test]
-    fn a_tiny_gpu_step_is_the_floor_and_a_big_one_is_compute() {
-        let w = crate::plan::lessons::shipped();
-        let mnist =
-            crate::plan::lessons::find(&w, "03-deep-learning-core/11-intro-to-pytorch").unwrap();
-        let mem = crate::plan::fit::memory(mnist);
-        let t4 = Rates::gpu(8.1, 65.0, 320.0, "datasheet".into());
-        let s = step_time(mnist, &mem, crate::plan::fit::flops(mnist), &t4, false);
-        assert_eq!(s.bound, "overhead", "{s:?}");
-        assert!((s.total_s - (s.compute_s + s.memory_s + s.floor_s)).abs() < 1e-12);
-        // An 8 B model's step is its products (QLoRA's: a few GiB of activations beside them).
-        let qlora = crate::plan::lessons::find(&w, "recipe/qlora-llama3-8b").unwrap();
-        let mem = crate::plan::fit::memory(qlora);
-        let a100 = Rates::gpu(19.5, 312.0, 2039.0, "datasheet".into());
-        let s = step_time(qlora, &mem, crate::plan::fit::flops(qlora), &a100, true);
-        assert_eq!(s.bound, "compute", "{s:?}");
-        // GPT-125M at batch 32 × 1024 tokens holds ~90 GiB of measured activations (logits of a
-        // 50k vocabulary included): their element-wise traffic outweighs its products.
-        let gpt = crate::plan::lessons::find(&w, "recipe/gpt-125m-pretrain").unwrap();
-        let mem = crate::plan::fit::memory(gpt);
-        let s = step_time(gpt, &mem, crate::plan::fit::flops(gpt), &a100, true);
-        assert_eq!(s.bound, "memory", "{s:?}");
-        assert!(steps(gpt) > 1000.0);
     }
 }

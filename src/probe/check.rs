@@ -62,7 +62,7 @@ pub struct CheckReport {
     /// This session on a rented or lent machine: cost so far and how to stop it, or Colab's
     /// runtime and limits.
     #[serde(default = "own_session")]
-    pub session: crate::plan::session::Session,
+    pub session: crate::probe::session::Session,
     /// Wall time of the whole check, seconds.
     pub elapsed_s: f64,
 }
@@ -83,11 +83,11 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
         .map(|t| crate::probe::pytorch::findings(t, &driver))
         .unwrap_or_default();
     let names: Vec<String> = driver.gpus.iter().map(|g| g.name.clone()).collect();
-    let session = crate::plan::session::describe(
+    let session = crate::probe::session::describe(
         &host.platform,
         host.uptime_s,
         &names,
-        &crate::plan::gpus::Catalog::shipped(),
+        &crate::probe::gpus::Catalog::shipped(),
     );
     CheckReport {
         header: crate::files::Header::new("gpulab.check", CHECK_SCHEMA_VERSION),
@@ -102,8 +102,8 @@ pub fn run_check(options: &CheckOptions) -> CheckReport {
     }
 }
 
-fn own_session() -> crate::plan::session::Session {
-    crate::plan::session::Session::Own
+fn own_session() -> crate::probe::session::Session {
+    crate::probe::session::Session::Own
 }
 
 fn or_unknown<T: std::fmt::Display>(value: &Option<T>) -> String {
@@ -169,7 +169,7 @@ pub fn render_text(report: &CheckReport) -> String {
             available = h.ram_available
         )
     );
-    let place = crate::plan::session::lines(&h.platform, &report.session, crate::i18n::current());
+    let place = crate::probe::session::lines(&h.platform, &report.session, crate::i18n::current());
     for (i, line) in place.iter().enumerate() {
         let _ = writeln!(
             out,

@@ -164,13 +164,13 @@ impl PoolMeter {
 }
 
 /// Host↔device copies of `floats` f32 values, pageable and pinned, both directions, each timed
-/// call by call (synchronised) for about `budget`: (what, bytes per call, seconds per call).
+/// call by call (synchronised) by `time`: (what, bytes per call, seconds per call).
 pub fn host_copies(
     device: &Device,
     floats: usize,
-    budget: std::time::Duration,
-) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
-    use crate::bench::bandwidth::{time_calls, Transfer};
+    time: &mut crate::probe::device::Timer,
+) -> Result<Vec<(crate::probe::device::HostCopy, u64, Vec<f64>)>> {
+    use crate::probe::device::HostCopy;
     let stream = device.as_cuda_device()?.cuda_stream();
     let ctx = stream.context().clone();
     let wrap = candle_core::Error::wrap;
@@ -183,29 +183,29 @@ pub fn host_copies(
     pinned.as_mut_slice().map_err(wrap)?.fill(1.0);
     let bytes = (floats * 4) as u64;
     let mut out = Vec::new();
-    let h2d_pageable = time_calls(budget, 5, || {
+    let h2d_pageable = time(&mut || {
         stream
             .memcpy_htod(&pageable, &mut on_device)
             .map_err(wrap)?;
         stream.synchronize().map_err(wrap)
     })?;
-    out.push((Transfer::HostToDevicePageable, bytes, h2d_pageable));
-    let d2h_pageable = time_calls(budget, 5, || {
+    out.push((HostCopy::ToDevicePageable, bytes, h2d_pageable));
+    let d2h_pageable = time(&mut || {
         stream
             .memcpy_dtoh(&on_device, &mut pageable)
             .map_err(wrap)?;
         stream.synchronize().map_err(wrap)
     })?;
-    out.push((Transfer::DeviceToHostPageable, bytes, d2h_pageable));
-    let h2d_pinned = time_calls(budget, 5, || {
+    out.push((HostCopy::FromDevicePageable, bytes, d2h_pageable));
+    let h2d_pinned = time(&mut || {
         stream.memcpy_htod(&pinned, &mut on_device).map_err(wrap)?;
         stream.synchronize().map_err(wrap)
     })?;
-    out.push((Transfer::HostToDevicePinned, bytes, h2d_pinned));
-    let d2h_pinned = time_calls(budget, 5, || {
+    out.push((HostCopy::ToDevicePinned, bytes, h2d_pinned));
+    let d2h_pinned = time(&mut || {
         stream.memcpy_dtoh(&on_device, &mut pinned).map_err(wrap)?;
         stream.synchronize().map_err(wrap)
     })?;
-    out.push((Transfer::DeviceToHostPinned, bytes, d2h_pinned));
+    out.push((HostCopy::FromDevicePinned, bytes, d2h_pinned));
     Ok(out)
 }

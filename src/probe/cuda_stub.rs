@@ -84,7 +84,7 @@ impl PoolMeter {
 pub fn host_copies(
     _device: &Device,
     _floats: usize,
-    _budget: std::time::Duration,
-) -> Result<Vec<(crate::bench::bandwidth::Transfer, u64, Vec<f64>)>> {
+    _time: &mut crate::probe::device::Timer,
+) -> Result<Vec<(crate::probe::device::HostCopy, u64, Vec<f64>)>> {
     Err(crate::bad!("cuda-no-host-copies"))
 }

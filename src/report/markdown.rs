@@ -72,7 +72,7 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
     let _ = writeln!(out, "- {}: {}", w("rep-colab"), yn(f.colab));
     let _ = writeln!(out, "- {}: {}", w("rep-cloud"), yn(f.cloud_gpu));
     // Where this runs, what it costs and how to stop it (or Colab's limits), from the check.
-    for line in crate::plan::session::lines(&r.check.host.platform, &r.check.session, lang) {
+    for line in crate::probe::session::lines(&r.check.host.platform, &r.check.session, lang) {
         let _ = writeln!(out, "  - {line}");
     }
     let _ = writeln!(out, "\n## {}\n", w("rep-bench"));

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::plan::gpus::Catalog;
+use crate::probe::gpus::Catalog;
 use crate::probe::platform::{PlaceKind, Platform, Provider};
 
 /// The cost side of a cloud session.
