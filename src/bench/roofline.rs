@@ -12,6 +12,37 @@ use serde::{Deserialize, Serialize};
 use crate::bench::{bandwidth, BenchReport, PointStatus};
 use crate::probe::device::DeviceSpec;
 
+/// What sets the pace of a product or a step: the arithmetic, the bytes moved, or (for a step)
+/// the fixed cost of launching it. Serialized as "compute", "memory", "overhead".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// The arithmetic units.
+    Compute,
+    /// Memory traffic.
+    Memory,
+    /// A per-step floor (launches, Python, synchronisation).
+    Overhead,
+}
+
+impl Bound {
+    /// The serialized name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::Compute => "compute",
+            Bound::Memory => "memory",
+            Bound::Overhead => "overhead",
+        }
+    }
+}
+
+/// Lets a test or a reader compare with the serialized name (`bound == "memory"`).
+impl PartialEq<&str> for Bound {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
 /// One matmul point on its device's roofline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RooflineRow {
@@ -32,8 +63,8 @@ pub struct RooflineRow {
     pub memory_gflops: f64,
     /// min(peak, memory ceiling).
     pub attainable_gflops: f64,
-    /// "memory" or "compute": which ceiling binds.
-    pub bound: String,
+    /// Which ceiling binds (memory or compute).
+    pub bound: Bound,
     /// gflops / attainable.
     pub fraction_of_roof: f64,
 }
@@ -123,9 +154,9 @@ pub fn rows(report: &BenchReport) -> Vec<RooflineRow> {
                 memory_gflops: memory,
                 attainable_gflops: attainable,
                 bound: if memory < c.peak_gflops {
-                    "memory".into()
+                    Bound::Memory
                 } else {
-                    "compute".into()
+                    Bound::Compute
                 },
                 fraction_of_roof: gflops / attainable,
             })
@@ -177,7 +208,7 @@ pub fn to_text(report: &BenchReport) -> String {
             format!("{:.1}", r.intensity),
             format!("{:.1}", r.gflops),
             format!("{:.1}", r.attainable_gflops),
-            if r.bound == "memory" {
+            if r.bound == Bound::Memory {
                 t!("roof-memory")
             } else {
                 t!("roof-compute")

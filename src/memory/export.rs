@@ -8,7 +8,7 @@ use candle_core::DType;
 use serde::{Deserialize, Serialize};
 
 use super::measure::StepMeasurement;
-use super::suite::{fits, grid_step, Purpose, StepResult, SweepFit};
+use super::suite::{fits, grid_step, Purpose, StepResult, SweepFit, Swept};
 use crate::dtype::name as dtype_name;
 use crate::memory::models::Family;
 use crate::memory::optim::OptimizerKind;
@@ -233,7 +233,7 @@ pub fn to_text(report: &MeasureReport) -> String {
         let _ = writeln!(out, "\n{}\n", t!("measure-scaling"));
         for f in &report.fits {
             let c = &f.activations.coefficients;
-            if f.variable == "batch" {
+            if f.variable == Swept::Batch {
                 let _ = writeln!(
                     out,
                     "{}",
@@ -287,10 +287,10 @@ pub fn to_text(report: &MeasureReport) -> String {
 }
 
 /// A swept variable's name as a person reads it.
-fn variable_label(variable: &str) -> String {
+fn variable_label(variable: Swept) -> String {
     match variable {
-        "batch" => t!("var-batch"),
-        _ => t!("var-seq-len"),
+        Swept::Batch => t!("var-batch"),
+        Swept::SeqLen => t!("var-seq-len"),
     }
 }
 
@@ -298,7 +298,7 @@ fn variable_label(variable: &str) -> String {
 pub fn plot_panels(report: &MeasureReport) -> Vec<crate::plot::Panel> {
     use crate::plot::{Panel, Series};
     let mut panels = Vec::new();
-    for variable in ["batch", "seq_len"] {
+    for variable in [Swept::Batch, Swept::SeqLen] {
         let mut series = Vec::new();
         for f in report.fits.iter().filter(|f| f.variable == variable) {
             series.push(Series::sweep(

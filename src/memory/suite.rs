@@ -75,6 +75,27 @@ pub enum Purpose {
     SeqSweep,
 }
 
+/// The variable a sweep moves (serialized "batch", "seq_len", as calibrations record it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Swept {
+    /// Batch size.
+    Batch,
+    /// Sequence length.
+    SeqLen,
+}
+
+/// Lets a reader compare with the serialized name (`variable == "batch"`).
+impl PartialEq<&str> for Swept {
+    fn eq(&self, other: &&str) -> bool {
+        *other
+            == match self {
+                Swept::Batch => "batch",
+                Swept::SeqLen => "seq_len",
+            }
+    }
+}
+
 /// One planned step and what came of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepResult {
@@ -98,8 +119,8 @@ pub struct SweepFit {
     pub dtype: DType,
     /// Optimizer.
     pub optimizer: OptimizerKind,
-    /// "batch" or "seq_len".
-    pub variable: String,
+    /// What was swept.
+    pub variable: Swept,
     /// (x, activation bytes, peak bytes).
     pub points: Vec<(f64, f64, f64)>,
     /// Activations against x (degree 1 for batch, 2 for sequence length).
@@ -175,8 +196,8 @@ pub fn run(config: &SuiteConfig, mut on_step: impl FnMut(&StepResult, usize)) ->
 pub fn fits(results: &[StepResult]) -> Vec<SweepFit> {
     let mut out = Vec::new();
     for (purpose, variable, degree) in [
-        (Purpose::BatchSweep, "batch", 1),
-        (Purpose::SeqSweep, "seq_len", 2),
+        (Purpose::BatchSweep, Swept::Batch, 1),
+        (Purpose::SeqSweep, Swept::SeqLen, 2),
     ] {
         let mut families: Vec<Family> = Vec::new();
         for r in results.iter().filter(|r| r.purpose == purpose) {
@@ -215,7 +236,7 @@ pub fn fits(results: &[StepResult]) -> Vec<SweepFit> {
                     family,
                     dtype: first.config.dtype,
                     optimizer: first.config.optimizer,
-                    variable: variable.to_string(),
+                    variable,
                     points,
                     activations,
                     peak,

@@ -44,12 +44,13 @@ pub fn target_label(name: &str) -> String {
     }
 }
 
-/// What bounds a step ("compute", "memory", "overhead"), as a person reads it.
-pub fn bound_label(bound: &str) -> String {
+/// What bounds a step, as a person reads it.
+pub fn bound_label(bound: crate::bench::roofline::Bound) -> String {
+    use crate::bench::roofline::Bound;
     match bound {
-        "compute" => t!("bound-compute"),
-        "memory" => t!("bound-memory"),
-        _ => t!("bound-overhead"),
+        Bound::Compute => t!("bound-compute"),
+        Bound::Memory => t!("bound-memory"),
+        Bound::Overhead => t!("bound-overhead"),
     }
 }
 /// A run longer than this on a CPU is not a lesson one waits for: "✗ too slow" there, whatever
@@ -340,7 +341,7 @@ pub fn detail(w: &Workload, v: &Verdict, targets: &[Target]) -> String {
                     n = format!("{:.0}", s.n_eff),
                     memory = format!("{:.2}", s.memory_s * 1e3),
                     floor = format!("{:.2}", s.floor_s * 1e3),
-                    bound = bound_label(&s.bound)
+                    bound = bound_label(s.bound)
                 )
             );
         }

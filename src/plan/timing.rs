@@ -29,6 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bench::roofline::Bound;
 use crate::plan::lessons::WorkloadMemory;
 use crate::plan::lessons::{RunMode, Workload};
 
@@ -121,8 +122,8 @@ pub struct StepTime {
     pub floor_s: f64,
     /// compute + memory + floor.
     pub total_s: f64,
-    /// "compute", "memory" or "overhead": what dominates.
-    pub bound: String,
+    /// What dominates.
+    pub bound: crate::bench::roofline::Bound,
 }
 
 /// Steps of one run (recipes give tokens: tokens / (batch × sequence)).
@@ -191,11 +192,11 @@ pub fn step_time(
     let floor_s = rates.step_floor_s;
     let work = compute_s + memory_s;
     let bound = if floor_s > compute_s.max(memory_s) {
-        "overhead"
+        Bound::Overhead
     } else if memory_s > compute_s {
-        "memory"
+        Bound::Memory
     } else {
-        "compute"
+        Bound::Compute
     };
     StepTime {
         n_eff: n,
@@ -205,7 +206,7 @@ pub fn step_time(
         memory_s,
         floor_s,
         total_s: work + floor_s,
-        bound: bound.into(),
+        bound,
     }
 }
 

@@ -98,6 +98,36 @@ impl Finding {
     }
 }
 
+/// How the driver's GPU and Candle's device were found to be the same card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MatchedBy {
+    /// The same UUID.
+    #[serde(rename = "uuid")]
+    Uuid,
+    /// The same PCI bus id.
+    #[serde(rename = "pci_bus_id")]
+    PciBusId,
+    /// The same position, neither reporting a UUID.
+    #[serde(rename = "position")]
+    Position,
+    /// Only one view has this GPU.
+    #[serde(rename = "")]
+    Unmatched,
+}
+
+/// Lets a reader compare with the serialized name (`matched_by == "uuid"`).
+impl PartialEq<&str> for MatchedBy {
+    fn eq(&self, other: &&str) -> bool {
+        let name = match self {
+            MatchedBy::Uuid => "uuid",
+            MatchedBy::PciBusId => "pci_bus_id",
+            MatchedBy::Position => "position",
+            MatchedBy::Unmatched => "",
+        };
+        name == *other
+    }
+}
+
 /// One GPU, both views lined up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GpuVerdict {
@@ -105,8 +135,9 @@ pub struct GpuVerdict {
     pub smi_index: Option<u32>,
     /// CUDA's ordinal, when Candle sees it.
     pub cuda_ordinal: Option<usize>,
-    /// How the two were matched: "uuid", "pci_bus_id", "position", or "" when only one view has it.
-    pub matched_by: String,
+    /// How the two views were matched (serialized "uuid", "pci_bus_id", "position", or "" when
+    /// only one view has the GPU).
+    pub matched_by: MatchedBy,
     /// Name.
     pub name: String,
     /// Compute capability (from whichever view knows it).
@@ -448,17 +479,17 @@ fn line_up(driver: &DriverView, framework: &FrameworkView) -> Vec<GpuVerdict> {
                 })
         };
         let (found, how) = if let Some(i) = by_uuid {
-            (Some(i), "uuid")
+            (Some(i), MatchedBy::Uuid)
         } else if let Some(i) = by_pci() {
-            (Some(i), "pci_bus_id")
+            (Some(i), MatchedBy::PciBusId)
         } else if gpu.mig_enabled != Some(true)
             && position < framework.devices.len()
             && framework.devices[position].uuid.is_none()
             && !used[position]
         {
-            (Some(position), "position")
+            (Some(position), MatchedBy::Position)
         } else {
-            (None, "")
+            (None, MatchedBy::Unmatched)
         };
         if let Some(i) = found {
             used[i] = true;
@@ -468,7 +499,13 @@ fn line_up(driver: &DriverView, framework: &FrameworkView) -> Vec<GpuVerdict> {
     }
     for (i, device) in framework.devices.iter().enumerate() {
         if !used[i] {
-            verdicts.push(judge(None, Some(device), "", driver, framework));
+            verdicts.push(judge(
+                None,
+                Some(device),
+                MatchedBy::Unmatched,
+                driver,
+                framework,
+            ));
         }
     }
     verdicts
@@ -477,7 +514,7 @@ fn line_up(driver: &DriverView, framework: &FrameworkView) -> Vec<GpuVerdict> {
 fn judge(
     gpu: Option<&SmiGpu>,
     device: Option<&CudaDeviceProbe>,
-    matched_by: &str,
+    matched_by: MatchedBy,
     driver: &DriverView,
     framework: &FrameworkView,
 ) -> GpuVerdict {
@@ -650,7 +687,7 @@ fn judge(
     GpuVerdict {
         smi_index: gpu.map(|g| g.index),
         cuda_ordinal: device.map(|d| d.ordinal),
-        matched_by: matched_by.to_string(),
+        matched_by,
         name,
         compute_cap,
         memory_total_smi,
