@@ -1704,6 +1704,9 @@ fn every_command_fits_the_terminal() {
         &["fit", "--lesson", "recipe/qlora-llama3-8b"],
         &["labs"],
         &["hint", "3"],
+        &["--help"],
+        &["estimate", "--help"],
+        &["measure", "--help"],
     ];
     for columns in [80usize, 100] {
         for lang in ["ko", "en"] {

@@ -26,7 +26,8 @@ pub fn lang_from_args(args: &[String]) -> Lang {
 
 /// The command line, its texts in `lang`.
 pub fn command(lang: Lang) -> Command {
-    let mut cmd = Cli::command();
+    // Help wraps at the width the rest of the output is fitted to (src/output.rs).
+    let mut cmd = Cli::command().term_width(gpulab::output::columns());
     // Built first, so clap's own --help, --version and `help` exist to be translated too.
     cmd.build();
     localize(cmd, "gpulab", lang)
