@@ -97,19 +97,19 @@ impl FakeSmi {
     }
 
     fn check_json(&self, extra: &[&str]) -> Value {
-        let out = self
-            .gpulab()
-            .args(["check", "--json"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
+        json_of(self.gpulab().args(["check", "--json"]).args(extra))
     }
+}
+
+/// A run that must succeed, its stdout read as JSON.
+fn json_of(cmd: &mut Command) -> Value {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn causes(json: &Value) -> Vec<String> {
@@ -1885,31 +1885,21 @@ fn qlora_preparation_is_stated_and_changes_the_gpu_column() {
     // TRL's bf16 recast of the embeddings and head holds less than peft's fp32 preparation,
     // and the JSON says which was assumed.
     let run = |prep: &str| -> Value {
-        let out = english()
-            .unwrap()
-            .args([
-                "estimate",
-                "llama-3.2-1b",
-                "--dtype",
-                "nf4",
-                "--lora-rank",
-                "16",
-                "--seq-len",
-                "512",
-                "--gpu",
-                "T4",
-                "--kbit-prep",
-                prep,
-                "--json",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
+        json_of(english().unwrap().args([
+            "estimate",
+            "llama-3.2-1b",
+            "--dtype",
+            "nf4",
+            "--lora-rank",
+            "16",
+            "--seq-len",
+            "512",
+            "--gpu",
+            "T4",
+            "--kbit-prep",
+            prep,
+            "--json",
+        ]))
     };
     let (peft, trl) = (run("peft"), run("trl-bf16"));
     assert_eq!(peft["estimate"]["input"]["kbit_prep"], "peft");
