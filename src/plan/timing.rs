@@ -275,9 +275,11 @@ fn busy(load: Option<f64>, cores: usize) -> bool {
     load.is_some_and(|l| l >= 0.5 * cores.max(1) as f64)
 }
 
-/// The cache's path.
+/// The cache's path: the repository's `data/runs` from any folder inside it (as the labs'
+/// results), else `data/runs` below the current folder.
 pub fn cpu_cache_path() -> std::path::PathBuf {
-    std::path::Path::new(crate::labs::RUNS_DIR).join("cpu-rates.json")
+    let here = std::env::current_dir().unwrap_or_default();
+    crate::labs::runs_dir(&here).join("cpu-rates.json")
 }
 
 /// This CPU's rates from a bench already run: its f32 square points, peak and bandwidth.
