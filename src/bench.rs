@@ -106,7 +106,7 @@ impl std::fmt::Display for MatmulShape {
 pub struct BenchConfig {
     /// Devices, in order.
     pub devices: Vec<DeviceSpec>,
-    /// dtypes.
+    /// Element types to time.
     pub dtypes: Vec<DType>,
     /// Sizes; `None` = the default sweep for each device.
     pub sizes: Option<Vec<MatmulShape>>,
@@ -191,7 +191,7 @@ pub struct PointResult {
     pub dtype: DType,
     /// The shape.
     pub shape: MatmulShape,
-    /// Outcome.
+    /// Whether it ran, was skipped, or failed, and why.
     pub status: PointStatus,
     /// Why skipped or failed.
     pub reason: Option<String>,
@@ -232,10 +232,10 @@ pub struct PointResult {
 pub struct Speedup {
     /// The faster device.
     pub device: DeviceSpec,
-    /// dtype.
+    /// Element type.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
-    /// Shape.
+    /// m×k×n of the product.
     pub shape: MatmulShape,
     /// CPU median time / device median time, with its interquartile spread.
     pub ratio: Ratio,

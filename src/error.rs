@@ -70,7 +70,7 @@ macro_rules! bad {
     };
 }
 
-/// Shorthand.
+/// The library's result type.
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// What to do about an I/O failure, by its kind (empty where the OS's words say it all).

@@ -48,7 +48,7 @@ impl Series {
 /// One chart panel.
 #[derive(Debug, Clone)]
 pub struct Panel {
-    /// Title.
+    /// The panel's title.
     pub title: String,
     /// X axis label.
     pub x_label: String,

@@ -444,9 +444,93 @@ pub fn parse(text: &str, name: &str) -> crate::Result<EnvironmentReport> {
     Ok(r)
 }
 
+/// The report's stages as they took last time on this machine (`report-stages.json` in the
+/// runs folder; typical times on a 2-core machine the first time), so a progress bar's ETA
+/// follows the real, uneven stages rather than counting them as equal steps.
+pub struct StageClock {
+    path: std::path::PathBuf,
+    expected: Vec<u64>,
+    took: Vec<u64>,
+    started: Option<std::time::Instant>,
+}
+
+impl StageClock {
+    /// The stages [`gather`] reports, in order.
+    pub const STAGES: [&'static str; 4] = ["check", "bench", "measure", "fit"];
+
+    /// The last run's timings from `runs_dir`, or typical ones.
+    pub fn load(runs_dir: &std::path::Path) -> StageClock {
+        let path = runs_dir.join("report-stages.json");
+        let expected = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Vec<u64>>(&t).ok())
+            .filter(|v| v.len() == Self::STAGES.len() && v.iter().all(|ms| *ms > 0))
+            .unwrap_or_else(|| vec![2_000, 8_000, 10_000, 2_000]);
+        StageClock {
+            path,
+            expected,
+            took: Vec::new(),
+            started: None,
+        }
+    }
+
+    /// Milliseconds all stages are expected to take.
+    pub fn total_ms(&self) -> u64 {
+        self.expected.iter().sum()
+    }
+
+    /// A stage starts: the expected milliseconds of the one that just ended (0 at the first).
+    pub fn next(&mut self, _stage: &str) -> u64 {
+        let ended = self.end_stage();
+        self.started = Some(std::time::Instant::now());
+        ended
+    }
+
+    /// The last stage ended: its time is kept, and a complete set is saved for the next run.
+    pub fn finish(&mut self) {
+        self.end_stage();
+        if self.took.len() == Self::STAGES.len() {
+            // Only a hint for the next bar: a write that fails costs nothing.
+            if let Ok(text) = serde_json::to_string(&self.took) {
+                let _ = crate::files::write_atomic(&self.path, text.as_bytes(), true);
+            }
+        }
+    }
+
+    fn end_stage(&mut self) -> u64 {
+        let Some(started) = self.started.take() else {
+            return 0;
+        };
+        self.took.push(started.elapsed().as_millis().max(1) as u64);
+        self.expected.get(self.took.len() - 1).copied().unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stage_clock_learns_this_machines_stages() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut clock = StageClock::load(dir.path());
+        assert_eq!(clock.total_ms(), 22_000, "typical times the first time");
+        let mut ended = Vec::new();
+        for stage in StageClock::STAGES {
+            ended.push(clock.next(stage));
+        }
+        clock.finish();
+        // Each stage's bar step is the expected time of the stage that just ended.
+        assert_eq!(ended, vec![0, 2_000, 8_000, 10_000]);
+        let again = StageClock::load(dir.path());
+        assert_eq!(again.expected.len(), 4);
+        assert!(again.expected.iter().all(|ms| *ms >= 1));
+        assert!(
+            again.total_ms() < 22_000,
+            "this run's own times: {:?}",
+            again.expected
+        );
+    }
 
     #[test]
     fn dates_from_unix_seconds() {

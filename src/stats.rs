@@ -26,7 +26,7 @@ pub struct Summary {
     pub min: f64,
     /// 25th percentile.
     pub p25: f64,
-    /// Median.
+    /// The middle value (the mean of the middle two for an even count).
     pub median: f64,
     /// 75th percentile.
     pub p75: f64,

@@ -4,9 +4,9 @@
 /// Column alignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
-    /// Text.
+    /// Text, aligned left.
     Left,
-    /// Numbers.
+    /// Numbers, aligned right.
     Right,
 }
 

@@ -1917,3 +1917,20 @@ fn qlora_preparation_is_stated_and_changes_the_gpu_column() {
         "{peft} {trl}"
     );
 }
+
+#[test]
+fn a_refused_value_says_why_in_korean_too() {
+    // clap's Korean message keeps the reason gpulab's parser gave, not only "invalid value".
+    for (args, reason) in [
+        (["estimate", "7B", "--mode", "foo"], "train 또는 inference"),
+        (["estimate", "7B", "--kbit-prep", "x"], "trl-bf16"),
+    ] {
+        english()
+            .unwrap()
+            .args(args)
+            .args(["--lang", "ko"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(reason));
+    }
+}

@@ -16,7 +16,7 @@ fn main() -> anyhow::Result<()> {
     let first_not_on_t4 = verdicts.iter().find(|v| {
         v.cells
             .iter()
-            .any(|c| c.target.starts_with("T4") && c.runnable && !c.fits)
+            .any(|c| c.target == gpulab::plan::fit::COLAB_FREE_T4 && c.runnable && !c.fits)
     });
     if let Some(v) = first_not_on_t4 {
         gpulab::outln!(

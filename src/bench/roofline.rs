@@ -46,9 +46,9 @@ impl PartialEq<&str> for Bound {
 /// One matmul point on its device's roofline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RooflineRow {
-    /// Device.
+    /// Where the product ran.
     pub device: DeviceSpec,
-    /// dtype.
+    /// Its element type.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
     /// The product.
@@ -72,9 +72,9 @@ pub struct RooflineRow {
 /// A device × dtype's two ceilings and its ridge.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ceilings {
-    /// Device.
+    /// Where the product ran.
     pub device: DeviceSpec,
-    /// dtype.
+    /// Its element type.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
     /// Compute ceiling, GFLOP/s, and where it comes from.

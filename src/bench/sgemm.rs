@@ -25,7 +25,7 @@
 //! `cpu_kernel_default` decides when to use it; `Sgemm` plugs it into Candle as a custom op so the
 //! bench still works on Candle tensors.
 //!
-//! One file on purpose (~900 lines): the unsafe kernels, the packing and the invariants their
+//! One file on purpose: the unsafe kernels, the packing and the invariants their
 //! SAFETY notes rely on must be read together.
 #![allow(unsafe_code)] // SIMD intrinsics and raw pointers into disjoint tiles of C; see SAFETY notes.
 

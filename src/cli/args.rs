@@ -146,7 +146,7 @@ pub struct ShapeArgs {
     /// FFN width (default 4·d for gpt, 8·d/3 for llama).
     #[arg(long)]
     pub ffn: Option<u64>,
-    /// Vocabulary.
+    /// Vocabulary size.
     #[arg(long)]
     pub vocab: Option<u64>,
     /// Sequence length.
@@ -199,8 +199,8 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["params", "arch"])]
     pub config: Option<PathBuf>,
     /// train or inference.
-    #[arg(long, default_value = "train")]
-    pub mode: String,
+    #[arg(long, default_value = "train", value_parser = parse_mode)]
+    pub mode: gpulab::plan::estimate::Mode,
     /// Precision recipe: f32; bf16 (end to end, as Candle trains: no fp32 master copy); mixed
     /// (16-bit with fp32 master copy and optimizer state, as PyTorch AMP); f16; nf4 (QLoRA base).
     #[arg(long, default_value = "bf16")]
@@ -434,6 +434,11 @@ pub struct CheckArgs {
     /// Do not ask PyTorch (it takes a second or two to import).
     #[arg(long, conflicts_with = "python")]
     pub no_torch: bool,
+}
+
+/// `--mode`, parsed by clap so a wrong name is refused with the catalogue's message.
+fn parse_mode(s: &str) -> Result<gpulab::plan::estimate::Mode, String> {
+    gpulab::plan::estimate::Mode::parse(s).map_err(|e| e.to_string())
 }
 
 /// `--kbit-prep`, parsed by clap so a wrong name is refused with the catalogue's message.

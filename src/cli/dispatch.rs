@@ -143,7 +143,8 @@ fn is_stdout(path: &Option<PathBuf>) -> bool {
     path.as_deref() == Some(Path::new("-"))
 }
 
-fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
+/// The sweep the flags describe: threads, devices, dtypes, sizes, budget and kernel, checked.
+fn bench_config(args: &BenchArgs) -> anyhow::Result<BenchConfig> {
     if let Some(threads) = args.threads {
         if threads == 0 {
             bail!("{}", t!("threads-zero"));
@@ -190,7 +191,7 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     if args.min_runs == 0 {
         bail!("{}", t!("min-runs-zero"));
     }
-    let config = BenchConfig {
+    Ok(BenchConfig {
         devices,
         dtypes,
         sizes,
@@ -199,7 +200,11 @@ fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         naive: args.naive,
         cpu_kernel: parse_cpu_kernel(&args.cpu_kernel)?,
         ..BenchConfig::default()
-    };
+    })
+}
+
+fn bench(args: &BenchArgs, quiet: bool) -> anyhow::Result<ExitCode> {
+    let config = bench_config(args)?;
     claim_outputs(
         &[&args.json, &args.csv, &args.markdown, &args.plot],
         args.force,
@@ -277,12 +282,7 @@ fn write_bench_files(
 }
 
 fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
-    use gpulab::plan::estimate::{self as est, EstimateInput, Mode, ModelQuery, Precision};
-    let mode = match args.mode.to_ascii_lowercase().as_str() {
-        "train" | "training" => Mode::Train,
-        "inference" | "infer" => Mode::Inference,
-        other => bail!("{}", t!("mode-unknown", given = format!("{other:?}"))),
-    };
+    use gpulab::plan::estimate::{self as est, Precision};
     let precision = Precision::parse(&args.dtype)?;
     let recipe = gpulab::memory::optim::OptimizerRecipe::parse(&args.optimizer)?;
     if args.zero > 3 {
@@ -301,6 +301,79 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     if let (true, Some(given), None) = (no_model, &args.memory, &args.gpu) {
         return estimate_budget(args, given, precision, recipe);
     }
+    let (params, model) = resolve_model(args)?;
+    let mut notes = Vec::new();
+    let (budget, target_cc) = budget_of(args, precision, &mut notes)?;
+    let input = estimate_input(args, params, model.as_ref(), precision, recipe, target_cc)?;
+    let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
+    let result = est::estimate(&input);
+    let mut measured: Vec<est::MeasuredColumn> = calibrations
+        .iter()
+        .map(|(cal, source)| est::measured_column(cal, source, &input, model.as_ref()))
+        .collect();
+    measured.extend(est::cuda_column(&input, model.as_ref()));
+    if args.json {
+        emitln!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "model": model,
+                "estimate": result,
+                "measured": measured,
+            }))?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(m) = &model {
+        sayln!("{}", m.describe());
+    }
+    if args.zero > 0 && args.gpus == 1 {
+        notes.push(t!("zero-one-gpu", stage = args.zero));
+    }
+    say!("{}", est::render(&result, &measured, &notes));
+    if let Some((budget, label)) = budget {
+        say!(
+            "{}",
+            est::against_budget(&input, &result, &measured, budget, &label)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Everything the estimate's columns read: the model, the recipe, the target.
+fn estimate_input(
+    args: &EstimateArgs,
+    params: u64,
+    model: Option<&gpulab::memory::models::ModelConfig>,
+    precision: gpulab::plan::estimate::Precision,
+    recipe: gpulab::memory::optim::OptimizerRecipe,
+    target_cc: Option<(u32, u32)>,
+) -> anyhow::Result<gpulab::plan::estimate::EstimateInput> {
+    use gpulab::plan::estimate::{EstimateInput, TransformerShape};
+    // The PyTorch column's step as people run it on the target: foreach on a GPU.
+    let on_gpu = args.gpu.is_some() || args.gpus > 1;
+    let input = EstimateInput {
+        params,
+        shape: model.map(TransformerShape::of),
+        batch: args.batch,
+        mode: args.mode,
+        gpus: args.gpus,
+        zero_stage: args.zero,
+        target_cc,
+        ..recipe_input(args, precision, recipe, on_gpu)?
+    };
+    Ok(EstimateInput {
+        lora_trainable: lora_trainable(args.lora_rank, &input, model),
+        ..input
+    })
+}
+
+/// The model the flags name (a preset, a count, a shape or `--config`), its LoRA rank checked
+/// against its width.
+fn resolve_model(
+    args: &EstimateArgs,
+) -> anyhow::Result<(u64, Option<gpulab::memory::models::ModelConfig>)> {
+    use gpulab::plan::estimate::{self as est, ModelQuery};
+    let shape = &args.shape;
     let config = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -334,14 +407,23 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     } else if args.lora_rank == Some(0) {
         bail!("{}", t!("lora-rank-zero"));
     }
-    let mut target_cc = None;
-    let mut notes = Vec::new();
-    let budget = match (&args.gpu, &args.memory) {
+    Ok((params, model))
+}
+
+/// The budget `--gpu` or `--memory` names (bytes and its label) and the GPU's compute
+/// capability; a note when the GPU has no bf16 for a 16-bit recipe.
+#[allow(clippy::type_complexity)]
+fn budget_of(
+    args: &EstimateArgs,
+    precision: gpulab::plan::estimate::Precision,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<(Option<(gpulab::units::Bytes, String)>, Option<(u32, u32)>)> {
+    use gpulab::plan::estimate::Precision;
+    Ok(match (&args.gpu, &args.memory) {
         (Some(_), Some(_)) => bail!("{}", t!("gpu-or-memory")),
         (Some(g), None) => {
             let spec = gpulab::probe::gpus::Catalog::shipped().get(g)?.clone();
             let cap = gpulab::probe::nvidia_smi::ComputeCap::parse(&spec.compute_cap);
-            target_cc = cap.map(|c| (c.major, c.minor));
             // bf16 needs compute capability 8.0: a T4 or V100 emulates it, slowly.
             if cap.is_some_and(|c| !c.supports_bf16())
                 && matches!(
@@ -355,76 +437,34 @@ fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
                     cap = spec.compute_cap.as_str()
                 ));
             }
-            Some((spec.memory(), format!("{} ({})", spec.id, spec.memory())))
+            (
+                Some((spec.memory(), format!("{} ({})", spec.id, spec.memory()))),
+                cap.map(|c| (c.major, c.minor)),
+            )
         }
         (None, Some(m)) => {
-            let b = est::parse_memory(m)?;
-            Some((b, b.to_string()))
+            let b = gpulab::plan::estimate::parse_memory(m)?;
+            (Some((b, b.to_string())), None)
         }
-        (None, None) => None,
-    };
-    // The PyTorch column's step as people run it on the target: foreach on a GPU.
-    let on_gpu = args.gpu.is_some() || args.gpus > 1;
-    let input = EstimateInput {
-        params,
-        shape: model.as_ref().map(est::TransformerShape::of),
-        batch: args.batch,
-        mode,
-        gpus: args.gpus,
-        zero_stage: args.zero,
-        target_cc,
-        ..recipe_input(args, precision, recipe, on_gpu)?
-    };
-    // The adapters as peft counts them on this model's own layers.
-    let lora_trainable = match (args.lora_rank, &model) {
-        (Some(rank), Some(m)) => {
-            let mut adapted = m.clone();
-            adapted.lora = Some(gpulab::memory::models::LoraShape {
-                rank: rank as usize,
-                targets: input
-                    .lora_targets
-                    .unwrap_or(gpulab::memory::models::LoraTargets::Qv),
-            });
-            Some(adapted.lora_params())
-        }
-        _ => None,
-    };
-    let input = EstimateInput {
-        lora_trainable,
-        ..input
-    };
-    let calibrations = gpulab::memory::calibration::load_all(&args.calibration)?;
-    let result = est::estimate(&input);
-    let mut measured: Vec<est::MeasuredColumn> = calibrations
-        .iter()
-        .map(|(cal, source)| est::measured_column(cal, source, &input, model.as_ref()))
-        .collect();
-    measured.extend(est::cuda_column(&input, model.as_ref()));
-    if args.json {
-        emitln!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "model": model,
-                "estimate": result,
-                "measured": measured,
-            }))?
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(m) = &model {
-        sayln!("{}", m.describe());
-    }
-    if args.zero > 0 && args.gpus == 1 {
-        notes.push(t!("zero-one-gpu", stage = args.zero));
-    }
-    say!("{}", est::render(&result, &measured, &notes));
-    if let Some((budget, label)) = budget {
-        say!(
-            "{}",
-            est::against_budget(&input, &result, &measured, budget, &label)
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+        (None, None) => (None, None),
+    })
+}
+
+/// The adapters as peft counts them on this model's own layers.
+fn lora_trainable(
+    rank: Option<u64>,
+    input: &gpulab::plan::estimate::EstimateInput,
+    model: Option<&gpulab::memory::models::ModelConfig>,
+) -> Option<u64> {
+    let (rank, m) = (rank?, model?);
+    let mut adapted = m.clone();
+    adapted.lora = Some(gpulab::memory::models::LoraShape {
+        rank: rank as usize,
+        targets: input
+            .lora_targets
+            .unwrap_or(gpulab::memory::models::LoraTargets::Qv),
+    });
+    Some(adapted.lora_params())
 }
 
 /// The training recipe the flags name (precision, optimizer, LoRA, checkpointing, PyTorch's
@@ -504,7 +544,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     let catalog = gpulab::probe::gpus::Catalog::shipped();
     let mut workloads = gpulab::plan::lessons::shipped();
     if args.no_recipes {
-        workloads.retain(|w| !w.id.starts_with("recipe/"));
+        workloads.retain(|w| w.origin() != gpulab::plan::lessons::Origin::Recipe);
     }
     let selected: Vec<&gpulab::plan::lessons::Workload> = match &args.lesson {
         Some(q) => vec![gpulab::plan::lessons::find(&workloads, q)?],
@@ -565,19 +605,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     use gpulab::report;
     let lang = gpulab::i18n::current();
     let timeout = positive_seconds("--smi-timeout", args.smi_timeout)?;
-    let base = match &args.name {
-        Some(n) => {
-            if n.is_empty() || n.contains(['/', '\\']) {
-                bail!("{}", t!("name-plain", given = format!("{n:?}")));
-            }
-            n.clone()
-        }
-        None => format!(
-            "gpulab-report-{}-{}",
-            report::date_from_unix(gpulab::units::now_unix_s()),
-            report::host_name()
-        ),
-    };
+    let base = report_name(args)?;
     let md = args.out.join(format!("{base}.md"));
     let json = args.out.join(format!("{base}.json"));
     let speed_svg = format!("{base}-bench.svg");
@@ -594,45 +622,7 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         }
     }
     let claim = gpulab::files::Claim::new(&[&md, &json, &speed_path, &memory_path], args.force)?;
-    // The bar counts milliseconds of the stages as they took last time on this machine
-    // (data/runs/report-stages.json; typical times on a 2-core machine the first time), so its
-    // ETA follows the real, uneven stages rather than counting them as equal steps.
-    let stages = ["check", "bench", "measure", "fit"];
-    let timings_path = gpulab::labs::runs_dir(&cwd()).join("report-stages.json");
-    let expected: Vec<u64> = std::fs::read_to_string(&timings_path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Vec<u64>>(&t).ok())
-        .filter(|v| v.len() == stages.len() && v.iter().all(|ms| *ms > 0))
-        .unwrap_or_else(|| vec![2_000, 8_000, 10_000, 2_000]);
-    let bar = progress(expected.iter().sum(), quiet);
-    let mut done = 0;
-    let mut started = std::time::Instant::now();
-    let mut took: Vec<u64> = Vec::new();
-    let python = (!args.no_torch).then(|| gpulab::memory::torch::python(args.python.as_deref()));
-    let r = report::gather(timeout, python, |stage| {
-        if done > 0 {
-            took.push(started.elapsed().as_millis().max(1) as u64);
-            bar.inc(expected[done - 1]);
-        }
-        started = std::time::Instant::now();
-        done += 1;
-        bar.set_message(match stage {
-            "check" => t!("stage-check"),
-            "bench" => t!("stage-bench"),
-            "measure" => t!("stage-measure"),
-            _ => t!("stage-fit"),
-        });
-    });
-    took.push(started.elapsed().as_millis().max(1) as u64);
-    if took.len() == stages.len() {
-        // Only a hint for the next bar: a write that fails costs nothing.
-        let _ = write_atomic(
-            &timings_path,
-            serde_json::to_string(&took)?.as_bytes(),
-            true,
-        );
-    }
-    bar.finish_and_clear();
+    let r = gather_with_bar(args, timeout, quiet);
     let measured = serde_json::to_string_pretty(&r)? + "\n";
     let write_all = || -> anyhow::Result<()> {
         // The files are ours now (claimed above): replaced in place.
@@ -664,6 +654,48 @@ fn report(args: &ReportArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         .collect();
     say!("{}", report::summary(&r, lang, &written));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report's file name: `--name`, plain, or the date and host.
+fn report_name(args: &ReportArgs) -> anyhow::Result<String> {
+    use gpulab::report;
+    Ok(match &args.name {
+        Some(n) => {
+            if n.is_empty() || n.contains(['/', '\\']) {
+                bail!("{}", t!("name-plain", given = format!("{n:?}")));
+            }
+            n.clone()
+        }
+        None => format!(
+            "gpulab-report-{}-{}",
+            report::date_from_unix(gpulab::units::now_unix_s()),
+            report::host_name()
+        ),
+    })
+}
+
+/// The report's measurements, with a bar whose ETA follows the stages as they took last time
+/// here (gpulab::report::StageClock).
+fn gather_with_bar(
+    args: &ReportArgs,
+    timeout: Duration,
+    quiet: bool,
+) -> gpulab::report::EnvironmentReport {
+    let mut clock = gpulab::report::StageClock::load(&gpulab::labs::runs_dir(&cwd()));
+    let bar = progress(clock.total_ms(), quiet);
+    let python = (!args.no_torch).then(|| gpulab::memory::torch::python(args.python.as_deref()));
+    let r = gpulab::report::gather(timeout, python, |stage| {
+        bar.inc(clock.next(stage));
+        bar.set_message(match stage {
+            "check" => t!("stage-check"),
+            "bench" => t!("stage-bench"),
+            "measure" => t!("stage-measure"),
+            _ => t!("stage-fit"),
+        });
+    });
+    clock.finish();
+    bar.finish_and_clear();
+    r
 }
 
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {

@@ -75,31 +75,7 @@ fn localize(mut cmd: Command, name: &str, lang: Lang) -> Command {
         let heading = say("help-heading-options");
         let arguments = say("help-heading-arguments");
         cmd = cmd.mut_arg(&id, |a: Arg| {
-            let mut help = clap_text(lang, &key);
-            // clap prints "[default: …]" in English; the catalogue says it instead.
-            let defaults: Vec<String> = a
-                .get_default_values()
-                .iter()
-                .map(|v| v.to_string_lossy().into_owned())
-                .collect();
-            // (A flag's "false" is no default worth saying.)
-            let a = if defaults.is_empty() || !a.get_action().takes_values() {
-                a
-            } else {
-                help.push(' ');
-                help.push_str(&i18n::text(
-                    lang,
-                    "help-default",
-                    &[("value", defaults.join(","))],
-                ));
-                a.hide_default_value(true)
-            };
-            let heading = if a.is_positional() {
-                arguments
-            } else {
-                heading
-            };
-            a.help(help).help_heading(heading)
+            localize_arg(a, &key, lang, heading, arguments)
         });
     }
     let subs: Vec<String> = cmd
@@ -110,6 +86,35 @@ fn localize(mut cmd: Command, name: &str, lang: Lang) -> Command {
         cmd = cmd.mut_subcommand(&sub, |s| localize(s, &sub, lang));
     }
     cmd
+}
+
+/// One option's help in `lang`, its default said by the catalogue (clap would print
+/// "[default: …]" in English), under the heading for options or for arguments.
+fn localize_arg(a: Arg, key: &str, lang: Lang, heading: String, arguments: String) -> Arg {
+    let mut help = clap_text(lang, key);
+    let defaults: Vec<String> = a
+        .get_default_values()
+        .iter()
+        .map(|v| v.to_string_lossy().into_owned())
+        .collect();
+    // (A flag's "false" is no default worth saying.)
+    let a = if defaults.is_empty() || !a.get_action().takes_values() {
+        a
+    } else {
+        help.push(' ');
+        help.push_str(&i18n::text(
+            lang,
+            "help-default",
+            &[("value", defaults.join(","))],
+        ));
+        a.hide_default_value(true)
+    };
+    let heading = if a.is_positional() {
+        arguments
+    } else {
+        heading
+    };
+    a.help(help).help_heading(heading)
 }
 
 /// clap's parse error in Korean, for the kinds a learner meets (a mistyped option or command, a
@@ -132,13 +137,18 @@ pub fn korean_error(e: &clap::Error) -> Option<String> {
             if e.get(ContextKind::InvalidValue)
                 .is_some_and(|v| !v.to_string().is_empty()) =>
         {
-            ko(
+            let said = ko(
                 "cli-invalid-value",
                 &[
                     ("value", get(ContextKind::InvalidValue)),
                     ("arg", get(ContextKind::InvalidArg)),
                 ],
-            )
+            );
+            // A value our parser refused carries the catalogue's reason (already Korean).
+            match std::error::Error::source(e) {
+                Some(why) if e.kind() == ErrorKind::ValueValidation => format!("{said}: {why}"),
+                _ => said,
+            }
         }
         ErrorKind::InvalidValue => ko("cli-value-needed", &[("arg", get(ContextKind::InvalidArg))]),
         ErrorKind::MissingRequiredArgument => {

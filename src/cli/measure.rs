@@ -58,34 +58,74 @@ fn shape(
     s.validate().map(|_| s)
 }
 
-pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
-    use gpulab::memory::calibration::{Calibration, Machine};
-    use gpulab::memory::export::{self, MeasureReport};
-    use gpulab::memory::models::Family;
-    use gpulab::memory::optim::OptimizerKind;
-    use gpulab::memory::suite::{self, SuiteConfig};
+/// What `gpulab measure` was asked to do, resolved once from its flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// `--pytorch`: the step in PyTorch.
+    Torch,
+    /// `--validate`: fit on small shapes, judge on larger ones.
+    Validate,
+    /// `--lean`: the ordinary and the lean step side by side.
+    Lean,
+    /// The suite: grid and sweeps (with `--save`, the fitted models too).
+    Suite,
+}
 
+impl Mode {
+    fn of(args: &MeasureArgs) -> Mode {
+        if args.pytorch {
+            Mode::Torch
+        } else if args.validate {
+            Mode::Validate
+        } else if args.lean {
+            Mode::Lean
+        } else {
+            Mode::Suite
+        }
+    }
+}
+
+/// `gpulab measure`: one mode per run, chosen by its flags.
+pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     let spec = DeviceSpec::parse(&args.device)?;
     super::common::say_old_spellings(&[
         ("--model", "--arch", !args.model.is_empty()),
         ("--hidden", "--mlp-widths", !args.hidden.is_empty()),
     ]);
-    if args.pytorch {
-        return measure_torch(args, spec);
-    }
+    let mode = Mode::of(args);
     // Candle's step trains every parameter and keeps every activation: these are PyTorch's.
-    if args.checkpointing
+    let torch_recipe = args.checkpointing
         || args.lora_rank.is_some()
         || args.torch.lora_targets.is_some()
         || args.autocast.is_some()
-        || args.quant.is_some()
-    {
+        || args.quant.is_some();
+    if torch_recipe && mode != Mode::Torch {
         bail!("{}", t!("recipe-needs-pytorch"));
     }
-    if args.validate {
-        return validate(args, spec, quiet);
+    match mode {
+        Mode::Torch => measure_torch(args, spec),
+        Mode::Validate => validate(args, spec, quiet),
+        Mode::Lean => {
+            let config = suite_config(args, spec)?;
+            claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
+            measure_lean(&config, quiet)
+        }
+        Mode::Suite => {
+            let config = suite_config(args, spec)?;
+            claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
+            run_suite(args, &config, spec, quiet)
+        }
     }
-    let mut config = SuiteConfig::default_for(spec);
+}
+
+/// The suite the flags describe: families, dtypes, optimizers, shapes and sweeps.
+fn suite_config(
+    args: &MeasureArgs,
+    spec: DeviceSpec,
+) -> anyhow::Result<gpulab::memory::suite::SuiteConfig> {
+    use gpulab::memory::models::Family;
+    use gpulab::memory::optim::OptimizerKind;
+    let mut config = gpulab::memory::suite::SuiteConfig::default_for(spec);
     config.families = args
         .archs()
         .iter()
@@ -118,19 +158,26 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
         config.batches = args.batches.clone();
         config.seq_lens = args.seq_lens.clone();
     }
-    claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
-    if args.lean {
-        return measure_lean(&config, quiet);
-    }
+    Ok(config)
+}
 
+/// The suite run: every planned step measured, then the models fitted (`--save`), the plot and
+/// the table or JSON.
+fn run_suite(
+    args: &MeasureArgs,
+    config: &gpulab::memory::suite::SuiteConfig,
+    spec: DeviceSpec,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::export::{self, MeasureReport};
     let device_name = device::name(
         &spec
             .open()
             .with_context(|| t!("opening-device", device = spec))?,
     );
-    let plan = suite::plan(&config);
+    let plan = gpulab::memory::suite::plan(config);
     let bar = progress(plan.len() as u64, quiet);
-    let results = suite::run(&config, |r, _| {
+    let results = gpulab::memory::suite::run(config, |r, _| {
         bar.set_message(format!(
             "{} {} {}",
             r.config.model.describe(),
@@ -142,39 +189,7 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let report = MeasureReport::new(spec.to_string(), device_name.clone(), results);
     if let Some(path) = &args.save {
-        // The memory models: every family × dtype × optimizer asked for, fitted on the small
-        // calibration shapes (a minute or two on a CPU).
-        let combos = config.families.len() * config.dtypes.len() * config.optimizers.len();
-        let bar = progress(
-            (combos * gpulab::memory::validate::CALIBRATION_SHAPES) as u64,
-            quiet,
-        );
-        bar.set_message(t!("measure-fitting"));
-        let (models, failed) = gpulab::memory::validate::calibrate_all(
-            &config.families,
-            &config.dtypes,
-            &config.optimizers,
-            spec,
-            &mut || bar.inc(1),
-        );
-        bar.finish_and_clear();
-        for f in &failed {
-            note!("{}", t!("not-calibrated", what = f));
-        }
-        let host = gpulab::probe::host::detect();
-        Calibration::from_results(
-            &report.results,
-            &report.fits,
-            models,
-            Machine {
-                cpu_model: host.cpu_model,
-                os: host.os,
-                device: spec.to_string(),
-                device_name,
-            },
-        )
-        .save(path, true)?;
-        note!("{}", t!("wrote", path = path.display()));
+        save_models(path, config, &report, spec, device_name, quiet)?;
     }
     if let Some(path) = &args.plot {
         gpulab::plot::write_svg(path, &export::plot_panels(&report), true)?;
@@ -201,6 +216,51 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `--save`: the memory models for every family × dtype × optimizer asked for, fitted on the
+/// small calibration shapes (a minute or two on a CPU), written with the suite's results.
+fn save_models(
+    path: &Path,
+    config: &gpulab::memory::suite::SuiteConfig,
+    report: &gpulab::memory::export::MeasureReport,
+    spec: DeviceSpec,
+    device_name: String,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    use gpulab::memory::calibration::{Calibration, Machine};
+    let combos = config.families.len() * config.dtypes.len() * config.optimizers.len();
+    let bar = progress(
+        (combos * gpulab::memory::validate::CALIBRATION_SHAPES) as u64,
+        quiet,
+    );
+    bar.set_message(t!("measure-fitting"));
+    let (models, failed) = gpulab::memory::validate::calibrate_all(
+        &config.families,
+        &config.dtypes,
+        &config.optimizers,
+        spec,
+        &mut || bar.inc(1),
+    );
+    bar.finish_and_clear();
+    for f in &failed {
+        note!("{}", t!("not-calibrated", what = f));
+    }
+    let host = gpulab::probe::host::detect();
+    Calibration::from_results(
+        &report.results,
+        &report.fits,
+        models,
+        Machine {
+            cpu_model: host.cpu_model,
+            os: host.os,
+            device: spec.to_string(),
+            device_name,
+        },
+    )
+    .save(path, true)?;
+    note!("{}", t!("wrote", path = path.display()));
+    Ok(())
 }
 
 /// `measure --lean`: the ordinary and the lean step, side by side, for every planned grid point.
@@ -279,10 +339,8 @@ fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memor
 
 /// `measure --pytorch`: the same step in PyTorch, fitted (--save) or validated (--validate).
 fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCode> {
-    use gpulab::memory::calibration::{Calibration, Framework, Machine};
     use gpulab::memory::models::Family;
     use gpulab::memory::torch::{self, Availability};
-    use gpulab::memory::validate::{self, FamilyValidation};
     let cuda = matches!(spec, DeviceSpec::Cuda(_));
     // The flags are checked before python is asked (a mistyped flag is said at once).
     let variant = torch_variant(args, cuda)?;
@@ -318,28 +376,55 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
             variant = variant.describe(gpulab::memory::optim::OptimizerKind::Adamw)
         )
     );
-    if !args.validate && args.save.is_none() {
-        return measure_torch_shapes(args, &python, &families, &variant, cuda);
+    match &args.save {
+        _ if args.validate => validate_torch(args, &python, &families, &variant, spec),
+        Some(path) => save_torch(args, path, &python, &families, &variant, spec, version),
+        None => measure_torch_shapes(args, &python, &families, &variant, cuda),
     }
-    if args.validate {
-        let mut met = true;
-        let dtype = gpulab::dtype::parse(args.dtype.first().map_or("f32", String::as_str))?;
-        let optimizer = gpulab::memory::optim::OptimizerKind::parse(
-            args.optimizer.last().map_or("adamw", String::as_str),
-        )?;
-        for family in families {
-            let v = FamilyValidation::run_torch(&python, family, dtype, optimizer, &variant, cuda)?;
-            say!("{}", v.to_text(spec));
-            met &= v.meets_goal();
-        }
-        sayln!("{}", validate::goal_line(met));
-        return Ok(if met {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        });
+}
+
+/// `measure --pytorch --validate`: each family's PyTorch model fitted on small shapes and
+/// judged on larger ones.
+fn validate_torch(
+    args: &MeasureArgs,
+    python: &Path,
+    families: &[gpulab::memory::models::Family],
+    variant: &gpulab::memory::torch::Variant,
+    spec: DeviceSpec,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::validate::{self, FamilyValidation};
+    let cuda = matches!(spec, DeviceSpec::Cuda(_));
+    let mut met = true;
+    let dtype = gpulab::dtype::parse(args.dtype.first().map_or("f32", String::as_str))?;
+    let optimizer = gpulab::memory::optim::OptimizerKind::parse(
+        args.optimizer.last().map_or("adamw", String::as_str),
+    )?;
+    for &family in families {
+        let v = FamilyValidation::run_torch(python, family, dtype, optimizer, variant, cuda)?;
+        say!("{}", v.to_text(spec));
+        met &= v.meets_goal();
     }
-    let path = args.save.as_ref().expect("checked above");
+    sayln!("{}", validate::goal_line(met));
+    Ok(if met {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `measure --pytorch --save FILE` (`--append` keeps the file's other models): the PyTorch
+/// models of every family × dtype × optimizer asked for.
+fn save_torch(
+    args: &MeasureArgs,
+    path: &Path,
+    python: &Path,
+    families: &[gpulab::memory::models::Family],
+    variant: &gpulab::memory::torch::Variant,
+    spec: DeviceSpec,
+    version: String,
+) -> anyhow::Result<ExitCode> {
+    use gpulab::memory::calibration::{Calibration, Framework, Machine};
+    let cuda = matches!(spec, DeviceSpec::Cuda(_));
     // --append: the file must be a PyTorch calibration, read before any measuring.
     let earlier = if args.append {
         let cal = Calibration::load(path)?;
@@ -351,31 +436,7 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
         claim_outputs(&[&args.save], args.force)?;
         None
     };
-    let mut models = Vec::new();
-    for &family in &families {
-        for d in &args.dtype {
-            let dtype = gpulab::dtype::parse(d)?;
-            for o in &args.optimizer {
-                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
-                match validate::calibrate_torch(&python, family, dtype, optimizer, &variant, cuda) {
-                    Ok((m, _)) => {
-                        note!(
-                            "{}",
-                            t!("fitted", what = format!("{} {d} {o}", family.name()))
-                        );
-                        models.push(m);
-                    }
-                    Err(e) => note!(
-                        "{}",
-                        t!(
-                            "not-calibrated",
-                            what = format!("{} {d} {o}: {e}", family.name())
-                        )
-                    ),
-                }
-            }
-        }
-    }
+    let models = fit_torch_models(args, python, families, variant, cuda)?;
     let host = gpulab::probe::host::detect();
     let mut cal = Calibration::from_results(
         &[],
@@ -394,22 +455,8 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     );
     cal.framework = Framework::Pytorch;
     cal.framework_version = version;
-    if let Some(mut earlier) = earlier {
-        // This run's models replace those of the same key; the rest of the file stays.
-        let key = |m: &gpulab::memory::empirical::StepModel| {
-            (
-                m.family,
-                m.dtype,
-                m.optimizer,
-                m.variant.unwrap_or_default(),
-            )
-        };
-        earlier
-            .models
-            .retain(|old| !cal.models.iter().any(|new| key(new) == key(old)));
-        earlier.models.append(&mut cal.models);
-        earlier.framework_version = cal.framework_version;
-        cal = earlier;
+    if let Some(earlier) = earlier {
+        cal = earlier.merge_newer(cal);
     }
     cal.save(path, true)?;
     sayln!(
@@ -423,6 +470,44 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
+/// PyTorch's model fitted for every family × dtype × optimizer asked for; one that cannot be
+/// fitted is said and skipped.
+fn fit_torch_models(
+    args: &MeasureArgs,
+    python: &Path,
+    families: &[gpulab::memory::models::Family],
+    variant: &gpulab::memory::torch::Variant,
+    cuda: bool,
+) -> anyhow::Result<Vec<gpulab::memory::empirical::StepModel>> {
+    use gpulab::memory::validate;
+    let mut models = Vec::new();
+    for &family in families {
+        for d in &args.dtype {
+            let dtype = gpulab::dtype::parse(d)?;
+            for o in &args.optimizer {
+                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+                match validate::calibrate_torch(python, family, dtype, optimizer, variant, cuda) {
+                    Ok((m, _)) => {
+                        note!(
+                            "{}",
+                            t!("fitted", what = format!("{} {d} {o}", family.name()))
+                        );
+                        models.push(m);
+                    }
+                    Err(e) => note!(
+                        "{}",
+                        t!(
+                            "not-calibrated",
+                            what = format!("{} {d} {o}: {e}", family.name())
+                        )
+                    ),
+                }
+            }
+        }
+    }
+    Ok(models)
+}
+
 /// `measure --pytorch` with a shape: PyTorch's phases for it, beside what the shipped PyTorch
 /// model predicts.
 fn measure_torch_shapes(
@@ -432,26 +517,12 @@ fn measure_torch_shapes(
     variant: &gpulab::memory::torch::Variant,
     cuda: bool,
 ) -> anyhow::Result<ExitCode> {
-    use gpulab::units::Bytes;
+    use gpulab::memory::export::{compared_table, Compared};
     let shipped = gpulab::memory::calibration::shipped()?;
     let torch_cal = shipped
         .iter()
         .find(|(c, _)| c.framework == gpulab::memory::calibration::Framework::Pytorch);
     let mut rows = Vec::new();
-    let mut table = gpulab::table::Table::titled(
-        vec![
-            t!("col-shape"),
-            t!("col-dtype"),
-            t!("col-optimizer"),
-            t!("col-forward"),
-            t!("col-backward-peak"),
-            t!("col-step-peak"),
-            t!("col-peak"),
-            t!("col-model-predicts"),
-            t!("col-error"),
-        ],
-        "lllrrrrrr",
-    );
     for &family in families {
         let mut m = shape(args, family)?;
         if let Some(targets) = variant.lora {
@@ -477,26 +548,12 @@ fn measure_torch_shapes(
                     let predicted = torch_cal
                         .and_then(|(c, _)| c.model_for(&m, dtype, optimizer, Some(variant)))
                         .map(|fitted| fitted.predict(&m).peak);
-                    let error = predicted.map(|p| (p.0 as f64 - step.peak) / step.peak);
-                    table.push(vec![
-                        m.describe(),
-                        d.clone(),
-                        o.clone(),
-                        Bytes(step.forward_live as u64).to_string(),
-                        Bytes(step.backward_peak as u64).to_string(),
-                        Bytes(step.step_peak as u64).to_string(),
-                        Bytes(step.peak as u64).to_string(),
-                        predicted.map_or("-".into(), |p| p.to_string()),
-                        error.map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
-                    ]);
-                    rows.push(serde_json::json!({
-                        "model": m, "dtype": d, "optimizer": o, "measured": step,
-                        "predicted_peak": predicted, "error": error,
-                    }));
+                    rows.push(Compared::new(m.clone(), d, o, step, predicted));
                 }
             }
         }
     }
+    let table = compared_table(&rows);
     match &args.json {
         Some(p) if p == Path::new("-") => emitln!("{}", serde_json::to_string_pretty(&rows)?),
         Some(p) => {

@@ -123,7 +123,7 @@ impl Framework {
 pub struct Machine {
     /// CPU model.
     pub cpu_model: String,
-    /// OS.
+    /// Operating system and version.
     pub os: String,
     /// "cpu" or "cuda:N".
     pub device: String,
@@ -134,12 +134,12 @@ pub struct Machine {
 /// One measured configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
-    /// Family.
+    /// The network family measured.
     pub family: Family,
-    /// dtype.
+    /// Its element type.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: candle_core::DType,
-    /// Optimizer.
+    /// Its optimizer.
     pub optimizer: OptimizerKind,
     /// Parameters of the reference model.
     pub params: u64,
@@ -176,7 +176,7 @@ pub struct Calibration {
     pub framework: Framework,
     /// Its version.
     pub framework_version: String,
-    /// Where.
+    /// The machine it was measured on.
     pub machine: Machine,
     /// The fitted memory models.
     #[serde(default)]
@@ -323,9 +323,63 @@ impl Calibration {
         Ok(c)
     }
 
+    /// `newer` written over this file (`measure --pytorch --save --append`): its models replace
+    /// those of the same family, dtype, optimizer and variant; the rest stay, and the framework
+    /// version becomes the newer one's.
+    pub fn merge_newer(mut self, mut newer: Calibration) -> Calibration {
+        let key = |m: &crate::memory::empirical::StepModel| {
+            (
+                m.family,
+                m.dtype,
+                m.optimizer,
+                m.variant.unwrap_or_default(),
+            )
+        };
+        self.models
+            .retain(|old| !newer.models.iter().any(|new| key(new) == key(old)));
+        self.models.append(&mut newer.models);
+        self.framework_version = newer.framework_version;
+        self
+    }
+
     /// Writes it (atomically; refuses to overwrite without `force`).
     pub fn save(&self, path: &Path, force: bool) -> Result<()> {
         let text = serde_json::to_string_pretty(self)? + "\n";
         crate::files::write_atomic(path, text.as_bytes(), force)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_run_replaces_only_its_own_models() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/calibration-torch-cpu.json"
+        );
+        let earlier = Calibration::load(Path::new(path)).unwrap();
+        assert!(earlier.models.len() >= 2, "{}", earlier.models.len());
+        // A newer run that re-measured the first model only (its bytes per weight changed).
+        let mut newer = earlier.clone();
+        newer.models.truncate(1);
+        newer.models[0].per_param[0] += 1.0;
+        newer.framework_version = "9.9".into();
+        let merged = earlier.clone().merge_newer(newer.clone());
+        assert_eq!(merged.models.len(), earlier.models.len());
+        assert_eq!(merged.framework_version, "9.9");
+        assert_eq!(
+            merged
+                .models
+                .iter()
+                .filter(|m| **m == newer.models[0])
+                .count(),
+            1
+        );
+        assert!(!merged.models.contains(&earlier.models[0]));
+        assert!(earlier.models[1..]
+            .iter()
+            .all(|m| merged.models.contains(m)));
     }
 }

@@ -162,7 +162,7 @@ pub struct CudaStep {
     pub loss: LossPath,
     /// LoRA (None: full fine-tuning).
     pub lora: Option<Adapters>,
-    /// Optimizer.
+    /// The optimizer's state and update.
     pub optimizer: Optimizer,
     /// Full activation checkpointing (transformers' `gradient_checkpointing_enable()`).
     pub checkpointing: bool,

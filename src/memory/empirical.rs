@@ -124,8 +124,8 @@ pub enum BackwardCounting {
 /// The terms of each part, per family; with LoRA (`lora`), the trained parameters Pt (their
 /// gradients and optimizer state) apart from all parameters P (the frozen weights). The
 /// adapters' own activations (b·s·r per adapted layer) are left out: at the ranks people use
-/// (r ≪ d) they are a sliver of the b·s·d ones, and a term for them, fitted on small widths
-/// where r/d reaches 0.5, stood in for other tensors and missed larger shapes by 4-5 % (median).
+/// (r ≪ d) they are a sliver of the b·s·d ones, and a term fitted on small widths stands in for
+/// other tensors (the figures: data/docs/memory.md, "Terms left out").
 pub fn layout(
     family: Family,
     lora: bool,
@@ -133,14 +133,14 @@ pub fn layout(
 ) -> Layout {
     let base = layout_for(family, variant);
     // A quantized base's weights are counted, not fitted (WeightStorage::counted): P leaves
-    // every form. Fitted, the calibration's small shapes (weights a sliver beside the
-    // activations) gave the 4-bit weights 0 B and missed held-out shapes by 10 %.
+    // every form. On the calibration's small shapes the weights are a sliver beside the
+    // activations, too small for a fit to see.
     let quantized = variant.is_some_and(|v| v.quant.is_some());
     // Fused attention never writes out the s×s scores: transformers' Llama under SDPA (no
     // attention dropout) runs the fused kernel, which keeps b·h·s log-sum-exps, not b·h·s²
-    // (data/docs/measured.md: no such tensor at the peak). As terms fitted on s ≤ 192, b·h·s²
-    // stood in for other tensors and came out 7-9 % over at s = 256. GPT-2 trains with
-    // attention dropout, which the CPU's SDPA writes out in full: its terms stay.
+    // (data/docs/measured.md: no such tensor at the peak); a fitted b·h·s² term would stand
+    // in for other tensors. GPT-2 trains with attention dropout, which the CPU's SDPA writes
+    // out in full: its terms stay.
     let fused = family == Family::Llama
         && variant.is_some_and(|v| {
             v.implementation == crate::memory::torch::Implementation::Transformers
@@ -209,9 +209,7 @@ fn layout_for(family: Family, variant: Option<&crate::memory::torch::Variant>) -
 /// ([`BackwardCounting::Known`]): the loss moment's beyond the states, and one block's
 /// recomputed activations (b·s·d, b·s·f, b·h·s²) beyond the larger of the two block moments'
 /// known bytes ([`CheckpointBase`]), one form for both ends. Fitted free (a share of P per
-/// moment), the calibration's small shapes let P trade against the activations: 30-90 % over on
-/// held-out shapes under the for-loop update and LoRA, where the step's peak no longer hides
-/// backward's.
+/// moment), the calibration's small shapes would let P trade against the activations.
 fn checkpointed_layout() -> BaseLayout {
     const FORWARD: &[&str] = &["1", "L", "P", "L·b·s·d", "b·s·V", "b·s·d"];
     const STEP: &[&str] = &["1", "L", "P", "largest", "L·b·s·d", "b·s·V", "b·s·d"];
@@ -287,8 +285,7 @@ impl CheckpointBase {
 
 /// transformers with eager attention: its scores, their softmax and dropout and all their
 /// gradients are written out, so a block's attention and FFN gradients are one moment of
-/// backward's peak, not two (as two moments the fit overestimated a long-sequence, small-width
-/// GPT-2 by 11.6 %; as one it is within 0.11 % on every held-out shape).
+/// backward's peak, not two.
 fn eager_layout(family: Family) -> BaseLayout {
     const BACKWARD: &[&[&str]] = &[
         &["1", "b·s·V", "V·d", "b·s·d"],
@@ -530,12 +527,12 @@ impl Linear {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepModel {
-    /// Family.
+    /// The network family it was fitted on.
     pub family: Family,
     /// Training dtype.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
-    /// Optimizer.
+    /// The optimizer it was fitted with.
     pub optimizer: OptimizerKind,
     /// How the PyTorch step was written (None: Candle's step, or a PyTorch calibration saved
     /// before variants existed, which measured the default one).
@@ -595,12 +592,12 @@ pub struct PhasePeaks {
     /// Training dtype.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
-    /// Optimizer.
+    /// The optimizer of the step.
     pub optimizer: OptimizerKind,
     /// How the PyTorch step was written (None: Candle's step).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<crate::memory::torch::Variant>,
-    /// Parameters.
+    /// Parameters of the model, adapters included.
     pub params: u64,
     /// Bytes alive when the forward pass (and the loss) ends, weights and state included.
     pub forward_live: f64,

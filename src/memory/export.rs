@@ -363,3 +363,119 @@ pub fn lean_table(pairs: &[(StepMeasurement, StepMeasurement)]) -> Table {
     }
     t
 }
+
+/// A PyTorch step measured for one shape (`measure --pytorch`), beside the peak the shipped
+/// PyTorch model predicts for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Compared {
+    /// The shape.
+    pub model: crate::memory::models::ModelConfig,
+    /// The dtype as given.
+    pub dtype: String,
+    /// The optimizer as given.
+    pub optimizer: String,
+    /// What the step held, phase by phase.
+    pub measured: crate::memory::empirical::PhasePeaks,
+    /// The model's peak (None: no shipped model for this step).
+    pub predicted_peak: Option<crate::units::Bytes>,
+    /// (predicted − measured) / measured.
+    pub error: Option<f64>,
+}
+
+impl Compared {
+    /// The step and the prediction, with the error between them.
+    pub fn new(
+        model: crate::memory::models::ModelConfig,
+        dtype: &str,
+        optimizer: &str,
+        measured: crate::memory::empirical::PhasePeaks,
+        predicted_peak: Option<crate::units::Bytes>,
+    ) -> Compared {
+        let error = predicted_peak.map(|p| (p.0 as f64 - measured.peak) / measured.peak);
+        Compared {
+            model,
+            dtype: dtype.to_string(),
+            optimizer: optimizer.to_string(),
+            measured,
+            predicted_peak,
+            error,
+        }
+    }
+}
+
+/// The compared steps as a table: each phase's bytes, the model's peak and its error.
+pub fn compared_table(rows: &[Compared]) -> Table {
+    use crate::units::Bytes;
+    let mut table = Table::titled(
+        vec![
+            t!("col-shape"),
+            t!("col-dtype"),
+            t!("col-optimizer"),
+            t!("col-forward"),
+            t!("col-backward-peak"),
+            t!("col-step-peak"),
+            t!("col-peak"),
+            t!("col-model-predicts"),
+            t!("col-error"),
+        ],
+        "lllrrrrrr",
+    );
+    for r in rows {
+        let step = &r.measured;
+        table.push(vec![
+            r.model.describe(),
+            r.dtype.clone(),
+            r.optimizer.clone(),
+            Bytes(step.forward_live as u64).to_string(),
+            Bytes(step.backward_peak as u64).to_string(),
+            Bytes(step.step_peak as u64).to_string(),
+            Bytes(step.peak as u64).to_string(),
+            r.predicted_peak.map_or("-".into(), |p| p.to_string()),
+            r.error
+                .map_or("-".into(), |e| format!("{:+.1}%", e * 100.0)),
+        ]);
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compared_step_says_how_far_the_model_was() {
+        let model = crate::memory::models::ModelConfig::default_for(Family::Gpt);
+        let measured = crate::memory::empirical::PhasePeaks {
+            model: model.clone(),
+            dtype: DType::F32,
+            optimizer: OptimizerKind::Adamw,
+            variant: None,
+            params: model.param_count(),
+            forward_live: 100e6,
+            backward_peak: 180e6,
+            step_peak: 150e6,
+            peak: 200e6,
+            per_param: [4.0, 4.0, 8.0],
+        };
+        let over = Compared::new(
+            model.clone(),
+            "f32",
+            "adamw",
+            measured.clone(),
+            Some(crate::units::Bytes(210_000_000)),
+        );
+        assert!(
+            (over.error.unwrap() - 0.05).abs() < 1e-12,
+            "{:?}",
+            over.error
+        );
+        let none = Compared::new(model, "f32", "adamw", measured, None);
+        assert_eq!(none.error, None);
+        let text = compared_table(&[over, none]).to_text();
+        assert!(text.contains("+5.0%"), "{text}");
+        assert!(
+            text.lines().filter(|l| l.contains('-')).count() >= 2,
+            "{text}"
+        );
+    }
+}

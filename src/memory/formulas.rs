@@ -144,7 +144,7 @@ impl TransformerShape {
 pub struct StateBytes {
     /// Weights (for NF4: the 4-bit base; adapters are counted by the caller).
     pub weights: f64,
-    /// Gradients.
+    /// Gradients, bytes per parameter.
     pub gradients: f64,
     /// Optimizer state, and the fp32 master copy where the recipe keeps one.
     pub optimizer: f64,

@@ -17,7 +17,7 @@
 //! Phases: weights → optimizer state → batch → forward (loss kept alive, as in
 //! `opt.backward_step(&loss)`) → backward (gradient store) → optimizer update → after the step.
 //!
-//! One file on purpose (~680 lines): the step, its phases, the meter and the ledger that
+//! One file on purpose: the step, its phases, the meter and the ledger that
 //! closes against the peak are read together.
 
 use std::collections::HashMap;
@@ -45,9 +45,9 @@ pub struct MeasureConfig {
     /// Parameter dtype.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
-    /// Optimizer.
+    /// The optimizer of the step.
     pub optimizer: OptimizerKind,
-    /// Device.
+    /// Where the step runs.
     pub device: DeviceSpec,
 }
 
@@ -115,7 +115,7 @@ impl PhaseMemory {
 /// Bytes of the tensors we can name.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Accounted {
-    /// Parameters.
+    /// Weights, bytes.
     pub weights: Bytes,
     /// Optimizer state (measured at creation).
     pub optimizer_state: Bytes,
@@ -135,7 +135,7 @@ pub struct Accounted {
 /// One row of the ledger.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LedgerRow {
-    /// Category.
+    /// The ledger line (weights, gradients, optimizer state, activations, …).
     pub category: String,
     /// Bytes at the peak.
     pub bytes: Bytes,
@@ -163,7 +163,7 @@ pub struct Ledger {
 /// Bytes per parameter, measured.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PerParam {
-    /// Weights.
+    /// Weights, bytes per parameter.
     pub weights: f64,
     /// Parameter gradients.
     pub gradients: f64,

@@ -18,7 +18,7 @@
 //!   weights; rotary positions have no parameters, no biases, the head is untied.
 //! - CNN: 3·c₁·9 + c₁ + c₁·c₂·9 + c₂ + c₂·(s/4)²·classes + classes.
 //!
-//! One file on purpose (~650 lines): each family's shape, parameter count, build and forward
+//! One file on purpose: each family's shape, parameter count, build and forward
 //! sit side by side; the Llama block's parts and the presets are in `models/`.
 
 use candle_core::{DType, Device, Module, Tensor, D};
@@ -207,7 +207,7 @@ pub struct LoraShape {
 /// The shape of a model and its batch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelConfig {
-    /// Family.
+    /// Which network.
     pub family: Family,
     /// Batch size.
     pub batch: usize,
@@ -732,20 +732,20 @@ pub enum Model {
         tok: Embedding,
         /// Learned position embedding.
         pos: Embedding,
-        /// Blocks.
+        /// The transformer blocks, in order.
         blocks: Vec<BlockParts>,
         /// Final layer norm.
         ln_f: (Tensor, Tensor),
         /// LM head (None: tied to the token embedding).
         head: Option<Linear>,
-        /// Heads.
+        /// Attention heads per block.
         heads: usize,
     },
     /// Llama parts.
     Llama {
         /// Token embedding.
         tok: Embedding,
-        /// Blocks.
+        /// The Llama blocks, in order.
         blocks: Vec<LlamaParts>,
         /// Final RMSNorm weight.
         norm: Tensor,
@@ -762,7 +762,7 @@ pub enum Model {
         conv1: Conv2d,
         /// Second conv.
         conv2: Conv2d,
-        /// Classifier.
+        /// The classifier on the pooled features.
         fc: Linear,
     },
 }

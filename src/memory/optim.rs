@@ -234,7 +234,7 @@ impl LeanOpt {
 pub enum Opt {
     /// candle-nn SGD.
     Sgd(SGD),
-    /// Ours.
+    /// gpulab's own SGD with momentum.
     Momentum(SgdMomentum),
     /// candle-nn AdamW.
     Adamw(AdamW),

@@ -30,7 +30,7 @@ pub struct Row {
     pub transformers: String,
     /// A gpulab preset.
     pub model: String,
-    /// Micro-batch.
+    /// Sequences per step (per GPU).
     pub batch: usize,
     /// Tokens per sequence.
     pub seq_len: usize,
@@ -42,7 +42,7 @@ pub struct Row {
     pub attention: String,
     /// Gradient checkpointing.
     pub checkpointing: bool,
-    /// Optimizer.
+    /// The optimizer as the recipe names it (adamw, adamw-8bit, …).
     pub optimizer: String,
     /// foreach, fused or for_loop.
     pub update: Update,

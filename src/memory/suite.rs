@@ -21,7 +21,7 @@ pub struct SuiteConfig {
     pub dtypes: Vec<DType>,
     /// Optimizers of the grid.
     pub optimizers: Vec<OptimizerKind>,
-    /// Device.
+    /// Where the steps run.
     pub device: DeviceSpec,
     /// Base shape per family (batch included).
     pub shapes: Vec<ModelConfig>,
@@ -101,7 +101,7 @@ impl PartialEq<&str> for Swept {
 pub struct StepResult {
     /// Why it was measured.
     pub purpose: Purpose,
-    /// What.
+    /// The step measured.
     pub config: MeasureConfig,
     /// The measurement, when it ran.
     pub measurement: Option<StepMeasurement>,
@@ -112,12 +112,12 @@ pub struct StepResult {
 /// A fitted sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepFit {
-    /// Family.
+    /// The network family swept.
     pub family: Family,
-    /// dtype.
+    /// Its element type.
     #[serde(with = "crate::dtype::serde_name")]
     pub dtype: DType,
-    /// Optimizer.
+    /// Its optimizer.
     pub optimizer: OptimizerKind,
     /// What was swept.
     pub variable: Swept,

@@ -285,7 +285,7 @@ pub fn availability(python: &Path) -> Availability {
 /// One step as the script reports it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TorchStep {
-    /// Parameters.
+    /// Parameters of the model PyTorch built.
     pub params: u64,
     /// Parameters that train (all of them unless LoRA; absent in replies recorded before).
     #[serde(default)]

@@ -172,9 +172,9 @@ pub fn calibrate(
 /// One held-out shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ValidationRow {
-    /// Shape.
+    /// The shape, as people read it.
     pub description: String,
-    /// Parameters.
+    /// Its parameter count.
     pub params: u64,
     /// Measured peak.
     pub measured: Bytes,

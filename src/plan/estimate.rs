@@ -2,27 +2,16 @@
 //! with where it comes from:
 //!
 //! 1. **The lesson's 2-byte rule** — fp16 weights at 2 B/param, nothing else: `P = memory / 2`.
-//! 2. **Textbook formulas**:
-//!    - Model states (Rajbhandari et al. 2020, "ZeRO", §3 and Fig. 1): mixed-precision Adam keeps
-//!      2 (fp16 weights) + 2 (fp16 grads) + K = 12 (fp32 master, m, v) bytes per parameter; with
-//!      N data-parallel GPUs ZeRO-1 shards the K part, ZeRO-2 also the gradients, ZeRO-3 (and
-//!      FSDP full sharding) also the weights: per GPU
-//!      `(2+2+K)Ψ`, `4Ψ + KΨ/N`, `2Ψ + (2+K)Ψ/N`, `(4+K)Ψ/N`.
-//!      Pure f32 keeps 4 + 4 + 4 per optimizer state (Transformer Math 101, EleutherAI 2023).
-//!    - Activations (Korthikanti et al. 2022, "Reducing Activation Recomputation", eq. 2):
-//!      `s·b·h·(34 + 5·a·s/h)` bytes per transformer layer with 16-bit activations and no
-//!      recomputation; full checkpointing keeps only each layer's input, `2·s·b·h` per layer.
-//!    - KV cache for inference: `2 · L · kv_heads · head_dim · s · b · bytes`.
-//!    - LoRA: trainable `r · (d_in + d_out)` per adapted matrix; only those get gradients and
-//!      optimizer state. QLoRA stores the frozen base in 4-bit NF4 (0.5 B/param plus ~3 % for the
-//!      quantisation constants with double quantisation, Dettmers et al. 2023).
-//!    - CUDA context and workspace: not in any formula above; a stated typical value
-//!      ([`CUDA_CONTEXT_TYPICAL`]) until `measure` on the GPU gives the real one.
+//! 2. **Textbook formulas** ([`crate::memory::formulas`], where their sources are): model
+//!    states per precision recipe and ZeRO stage, Korthikanti's activations, the KV cache,
+//!    LoRA's trainable count, QLoRA's NF4 base and a typical CUDA context.
 //! 3. **Measured** — the peak of a training step of this shape as gpulab's memory model
 //!    ([`crate::memory::empirical`]) predicts it from real steps: one column per framework whose
 //!    calibration is at hand (Candle's from `gpulab measure --save`, PyTorch's from the same
 //!    step run in PyTorch), each labelled with its recipe. What a measured model does not cover
 //!    (LoRA, checkpointing, ZeRO, inference, a recipe never measured) says "not measured" and why.
+//!    On a GPU target, a fourth: the step on CUDA derived tensor by tensor
+//!    ([`crate::memory::cuda_step`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -94,7 +83,7 @@ pub struct ModelQuery {
     pub config: Option<crate::memory::models::ModelConfig>,
     /// "gpt" or "llama" (default gpt; a preset's own otherwise).
     pub arch: Option<String>,
-    /// Layers.
+    /// Transformer blocks.
     pub layers: Option<u64>,
     /// Width d.
     pub d_model: Option<u64>,
@@ -104,11 +93,11 @@ pub struct ModelQuery {
     pub kv_heads: Option<u64>,
     /// FFN width.
     pub ffn: Option<u64>,
-    /// Vocabulary.
+    /// Vocabulary size (default 50,257, GPT-2's).
     pub vocab: Option<u64>,
     /// Sequence length of a training step.
     pub seq_len: Option<u64>,
-    /// Batch.
+    /// Sequences per step on each GPU.
     pub batch: u64,
     /// GPT: an untied head (GPT-2 ties it).
     pub untied: bool,
@@ -260,6 +249,17 @@ pub enum Mode {
     Inference,
 }
 
+impl Mode {
+    /// Parses train (training) or inference (infer).
+    pub fn parse(s: &str) -> Result<Mode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "train" | "training" => Ok(Mode::Train),
+            "inference" | "infer" => Ok(Mode::Inference),
+            other => Err(crate::bad!("mode-unknown", given = format!("{other:?}"))),
+        }
+    }
+}
+
 /// Everything that shapes an estimate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EstimateInput {
@@ -385,7 +385,7 @@ pub enum Source {
 /// One category of an estimate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
-    /// Category.
+    /// What the line counts (weights, gradients, optimizer state, activations, …).
     pub category: String,
     /// The 2-byte rule's bytes (only weights have any).
     pub rule: Bytes,
@@ -404,7 +404,7 @@ pub struct Estimate {
     pub trainable: u64,
     /// The rows.
     pub lines: Vec<Line>,
-    /// Sums.
+    /// The 2-byte rule's total.
     pub rule_total: Bytes,
     /// Textbook total per GPU.
     pub textbook_total: Bytes,

@@ -15,7 +15,7 @@
 //! the lesson file's per-sample figure (CNNs). A run that fits but takes longer than a day on a
 //! CPU, or longer than Colab's 12-hour session on its free T4, is judged impractical there.
 //!
-//! One file on purpose (~720 lines): a verdict's memory, time, cost and recommendation are one
+//! One file on purpose: a verdict's memory, time, cost and recommendation are one
 //! judgement, read together.
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +27,9 @@ use crate::units::Bytes;
 
 /// Free GPU sessions (Colab) end after at most 12 hours (data/docs/platforms.md).
 pub const FREE_SESSION_HOURS: f64 = crate::probe::session::COLAB_FREE_SESSION_H;
+/// The catalogue GPU a multi-GPU plan is made on when no single GPU holds a workload.
+const MULTI_GPU_PLAN_ON: &str = "H100-SXM";
+
 /// The target that stands for Colab's free T4 (free, and bounded by its session).
 pub const COLAB_FREE_T4: &str = "T4 (Colab free)";
 
@@ -151,6 +154,9 @@ pub struct Target {
     pub price: (f64, f64),
     /// How fast it is, and where that comes from.
     pub rates: crate::plan::timing::Rates,
+    /// The catalogue's id (data/gpus.toml) when the target is a catalogue GPU: its identity,
+    /// where `name` is what people read.
+    pub gpu_id: Option<String>,
 }
 
 impl Target {
@@ -162,6 +168,7 @@ impl Target {
             gpu: true,
             price: (spec.price_usd_hour_low, spec.price_usd_hour_high),
             rates: gpu_rates(spec),
+            gpu_id: Some(spec.id.clone()),
         }
     }
 
@@ -171,7 +178,7 @@ impl Target {
             ("T4", COLAB_FREE_T4),
             ("L4", "L4"),
             ("A100-80GB", "A100-80GB"),
-            ("H100-SXM", "H100"),
+            (MULTI_GPU_PLAN_ON, "H100"),
         ]
         .iter()
         .filter_map(|(id, name)| catalog.get(id).ok().map(|g| Target::from_catalog(g, name)))
@@ -224,6 +231,7 @@ fn cpu_target(rates: crate::plan::timing::Rates) -> Target {
         gpu: false,
         price: (0.0, 0.0),
         rates,
+        gpu_id: None,
     }
 }
 
@@ -243,6 +251,7 @@ pub fn local_gpus(driver: &crate::probe::nvidia_smi::DriverView, catalog: &Catal
                 rates: spec.map(gpu_rates).unwrap_or_else(|| {
                     crate::plan::timing::Rates::gpu(5.0, 10.0, 300.0, t!("fit-unknown-gpu-rates"))
                 }),
+                gpu_id: spec.map(|s| s.id.clone()),
             })
         })
         .collect()
@@ -641,7 +650,7 @@ pub struct Cell {
 pub struct Verdict {
     /// Workload id.
     pub id: String,
-    /// Title.
+    /// The workload's title.
     pub title: String,
     /// Memory by category (formula).
     pub memory: WorkloadMemory,
@@ -760,7 +769,7 @@ pub fn judge(w: &Workload, targets: &[Target]) -> Verdict {
             let h100 = cells
                 .iter()
                 .zip(targets)
-                .find(|(_, t)| t.name == "H100")
+                .find(|(_, t)| t.gpu_id.as_deref() == Some(MULTI_GPU_PLAN_ON))
                 .or_else(|| cells.iter().zip(targets).rfind(|(_, t)| t.gpu));
             h100.and_then(|(c, t)| crate::plan::multi_gpu::plan(w, &mem, c.hours, t.price))
         } else {

@@ -49,7 +49,7 @@ impl RunMode {
 pub struct Workload {
     /// Lesson id ("04-computer-vision/05-transfer-learning") or recipe id ("recipe/…").
     pub id: String,
-    /// Title.
+    /// The lesson's or recipe's title, as people read it.
     pub title: String,
     /// For recipes: the lesson that describes them.
     #[serde(default)]
@@ -59,7 +59,7 @@ pub struct Workload {
     /// The framework its code runs (the course's lessons: PyTorch; gpulab's labs: Candle).
     #[serde(default)]
     pub framework: crate::memory::calibration::Framework,
-    /// Parameters.
+    /// Parameters of every model the run builds.
     pub params: u64,
     /// Parameters of further models alive at the same time (weights only).
     #[serde(default)]
@@ -84,7 +84,7 @@ pub struct Workload {
     /// Attention heads.
     #[serde(default)]
     pub heads: Option<u64>,
-    /// Vocabulary.
+    /// Vocabulary size (transformers), for the logits.
     #[serde(default)]
     pub vocab: Option<u64>,
     /// The exact model a recipe trains, as an `estimate` preset ("llama-3-8b", "gpt2"): its
@@ -140,7 +140,37 @@ pub struct Workload {
     pub source: String,
 }
 
+/// What a workload is, by its id's prefix: the course's own lesson code, a recipe its docs
+/// describe ("recipe/…"), or one of gpulab's labs ("lab/…").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A lesson's own code.
+    Lesson,
+    /// A GPU-sized recipe from a lesson's docs.
+    Recipe,
+    /// A gpulab lab.
+    Lab,
+}
+
+impl Origin {
+    /// The origin an id names.
+    pub fn of(id: &str) -> Origin {
+        if id.starts_with("recipe/") {
+            Origin::Recipe
+        } else if id.starts_with("lab/") {
+            Origin::Lab
+        } else {
+            Origin::Lesson
+        }
+    }
+}
+
 impl Workload {
+    /// Where it comes from.
+    pub fn origin(&self) -> Origin {
+        Origin::of(&self.id)
+    }
+
     /// The note in the chosen language (English where no Korean is written).
     pub fn note_text(&self) -> Option<String> {
         match crate::i18n::current() {
@@ -268,11 +298,11 @@ pub fn find<'a>(workloads: &'a [Workload], query: &str) -> Result<&'a Workload> 
 pub struct WorkloadMemory {
     /// Weights of every model alive.
     pub weights: crate::units::Bytes,
-    /// Gradients.
+    /// Gradients of the trained parameters.
     pub gradients: crate::units::Bytes,
     /// Optimizer state (with the fp32 master copy in mixed precision).
     pub optimizer_state: crate::units::Bytes,
-    /// Activations.
+    /// Activations kept for backward at the peak, with their source below.
     pub activations: crate::units::Bytes,
     /// How activations were sized.
     pub activations_source: String,
@@ -307,9 +337,7 @@ mod tests {
     fn shipped_lessons_are_valid_and_cover_the_catalog() {
         let w = parse(LESSONS_TOML, "data/lessons.toml").unwrap();
         assert_eq!(
-            w.iter()
-                .filter(|w| !w.id.starts_with("recipe/") && !w.id.starts_with("lab/"))
-                .count(),
+            w.iter().filter(|w| w.origin() == Origin::Lesson).count(),
             27
         );
         assert!(w.iter().any(|w| w.id == "recipe/qlora-llama3-8b"));

@@ -21,7 +21,7 @@ pub const MAX_GPUS: u64 = 8;
 /// The plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MultiGpuPlan {
-    /// GPUs.
+    /// GPUs of the plan (its ZeRO-3 shards).
     pub gpus: u64,
     /// Which GPU.
     pub gpu: String,

@@ -41,7 +41,7 @@ pub const GPU_STEP_FLOOR_S: f64 = 5.0e-4;
 /// 0.60 ms on the project's 2-vCPU AMD EPYC (Zen 4), PyTorch 2.15 (data/docs/measured.md).
 pub const CPU_STEP_FLOOR_S: f64 = 6.0e-4;
 /// Share of a GPU's dense datasheet peak that large GEMMs reach (cuBLAS typically 70-80 %);
-/// stated, not measured here: the project's H200 run (issue #19) is to measure it.
+/// stated, not measured here: a GPU run is to measure it.
 pub const GPU_LARGE_MATMUL_FRACTION: f64 = 0.7;
 /// Share of a GPU's datasheet bandwidth that streaming element-wise kernels reach (a copy
 /// typically 80-90 %); stated, to be replaced by the H200 run's measured copy/triad fraction.

@@ -6,7 +6,7 @@
 //! numbers GPUs in PCI order while CUDA's default order is fastest-first
 //! (`CUDA_DEVICE_ORDER=PCI_BUS_ID` changes that), so index 0 need not be ordinal 0.
 //!
-//! One file on purpose (~640 lines): it is one decision table, and a cause's branch, its
+//! One file on purpose: it is one decision table, and a cause's branch, its
 //! precedence and its fix are read together.
 
 use serde::{Deserialize, Serialize};
@@ -138,7 +138,7 @@ pub struct GpuVerdict {
     /// How the two views were matched (serialized "uuid", "pci_bus_id", "position", or "" when
     /// only one view has the GPU).
     pub matched_by: MatchedBy,
-    /// Name.
+    /// The GPU's name as Candle or the driver reports it.
     pub name: String,
     /// Compute capability (from whichever view knows it).
     pub compute_cap: Option<ComputeCap>,

@@ -493,9 +493,9 @@ pub fn parse_versions(text: &str) -> Versions {
 /// One `GPU n:` line of `nvidia-smi -L`, with the MIG slices listed under it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListedGpu {
-    /// Index.
+    /// nvidia-smi's index (its order, not CUDA's).
     pub index: u32,
-    /// Name.
+    /// The product name nvidia-smi prints ("NVIDIA GeForce RTX 3090").
     pub name: String,
     /// UUID, when printed.
     pub uuid: Option<String>,

@@ -122,7 +122,7 @@ fn render(r: &EnvironmentReport, lang: Lang, plots: &[String]) -> String {
         .collect();
     let course_order = |id: &str| {
         (
-            id.starts_with("recipe/") || id.starts_with("lab/"),
+            crate::plan::lessons::Origin::of(id) != crate::plan::lessons::Origin::Lesson,
             id.to_string(),
         )
     };

@@ -19,6 +19,7 @@ fn fixed_targets() -> Vec<Target> {
             step_floor_s: crate::plan::timing::CPU_STEP_FLOOR_S,
             source: "fixed for the test".into(),
         },
+        gpu_id: None,
     }];
     t.extend(Target::cloud(&catalog));
     t
