@@ -307,7 +307,11 @@ proptest! {
         llama in any::<bool>(),
     ) {
         let q = gpulab::plan::estimate::ModelQuery {
-            arch: Some(if llama { "llama" } else { "gpt" }.into()),
+            arch: Some(if llama {
+                gpulab::memory::models::Family::Llama
+            } else {
+                gpulab::memory::models::Family::Gpt
+            }),
             layers: Some(layers),
             d_model: Some(d * heads),
             heads: Some(heads),

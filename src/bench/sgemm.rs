@@ -135,6 +135,32 @@ impl CpuKernel {
     pub fn is_gpulab(self) -> bool {
         self != CpuKernel::Candle
     }
+
+    /// `--cpu-kernel` for this CPU: auto picks by CPU; `gpulab` is this module's widest kernel
+    /// here; a kernel this CPU cannot run is refused now rather than failing every point.
+    pub fn parse_for_this_cpu(text: &str) -> crate::Result<CpuKernel> {
+        let wanted = match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => return Ok(cpu_kernel_default()),
+            "candle" => return Ok(CpuKernel::Candle),
+            "gpulab" => {
+                return Isa::best()
+                    .map(Isa::name)
+                    .ok_or_else(|| crate::bad!("cpu-kernel-no-avx2"))
+            }
+            "gpulab-avx2" => CpuKernel::GpulabAvx2,
+            "gpulab-avx512" => CpuKernel::GpulabAvx512,
+            other => {
+                return Err(crate::bad!(
+                    "cpu-kernel-unknown",
+                    given = format!("{other:?}")
+                ))
+            }
+        };
+        match Isa::for_kernel(wanted) {
+            Some(_) => Ok(wanted),
+            None => Err(crate::bad!("cpu-kernel-cannot", kernel = wanted.name())),
+        }
+    }
 }
 
 /// The kernel `bench` uses unless told otherwise: this module's best for the CPU (AVX-512, else

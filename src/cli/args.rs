@@ -14,8 +14,8 @@ pub struct Cli {
     #[arg(long, short, global = true)]
     pub quiet: bool,
     /// Language of everything printed and written: ko or en (default: from the locale).
-    #[arg(long, global = true)]
-    pub lang: Option<String>,
+    #[arg(long, global = true, value_parser = gpulab::i18n::Lang::parse)]
+    pub lang: Option<gpulab::i18n::Lang>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -169,16 +169,27 @@ pub struct TorchArgs {
     #[arg(
         long = "impl",
         default_value = "transformers",
-        value_name = "transformers|gpulab"
+        value_name = "transformers|gpulab",
+        value_parser = gpulab::memory::torch::Implementation::parse
     )]
-    pub implementation: String,
+    pub implementation: gpulab::memory::torch::Implementation,
     /// transformers' attention: sdpa (its default) or eager.
-    #[arg(long, default_value = "sdpa", value_name = "sdpa|eager")]
-    pub attn: String,
+    #[arg(
+        long,
+        default_value = "sdpa",
+        value_name = "sdpa|eager",
+        value_parser = gpulab::memory::torch::Attention::parse
+    )]
+    pub attn: gpulab::memory::torch::Attention,
     /// The optimizer's update: auto (the device's default: foreach on CUDA, for-loop on the
     /// CPU), foreach or for-loop.
-    #[arg(long, default_value = "auto", value_name = "auto|foreach|for-loop")]
-    pub update: String,
+    #[arg(
+        long,
+        default_value = "auto",
+        value_name = "auto|foreach|for-loop",
+        value_parser = gpulab::memory::torch::UpdateChoice::parse
+    )]
+    pub update: gpulab::memory::torch::UpdateChoice,
     /// Which layers LoRA adapts: qv (the attention's query and value), all-linear, attention,
     /// mlp, or a list such as q,k,v,o,gate,up,down (estimate's GPU column; the CPU-measured
     /// column knows qv and all-linear).
@@ -203,15 +214,15 @@ pub struct EstimateArgs {
     pub mode: gpulab::plan::estimate::Mode,
     /// Precision recipe: f32; bf16 (end to end, as Candle trains: no fp32 master copy); mixed
     /// (16-bit with fp32 master copy and optimizer state, as PyTorch AMP); f16; nf4 (QLoRA base).
-    #[arg(long, default_value = "bf16")]
-    pub dtype: String,
+    #[arg(long, default_value = "bf16", value_parser = gpulab::plan::estimate::Precision::parse)]
+    pub dtype: gpulab::plan::estimate::Precision,
     /// sgd, momentum, adamw, adamw-fused, paged-adamw, adamw-8bit, paged-adamw-8bit or
     /// adafactor.
-    #[arg(long, default_value = "adamw")]
-    pub optimizer: String,
+    #[arg(long, default_value = "adamw", value_parser = gpulab::memory::optim::OptimizerRecipe::parse)]
+    pub optimizer: gpulab::memory::optim::OptimizerRecipe,
     /// Architecture for the shape flags: gpt (GPT-2 style) or llama (Llama style).
-    #[arg(long)]
-    pub arch: Option<String>,
+    #[arg(long, value_parser = gpulab::memory::models::Family::parse)]
+    pub arch: Option<gpulab::memory::models::Family>,
     /// The transformer's shape, spelled as `measure` spells it.
     #[command(flatten)]
     pub shape: ShapeArgs,
@@ -275,20 +286,41 @@ pub struct EstimateArgs {
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
     /// Architectures: mlp, gpt (GPT-2 style), llama (Llama style), cnn.
-    #[arg(long, value_delimiter = ',', default_value = "mlp,gpt,llama,cnn")]
-    pub arch: Vec<String>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "mlp,gpt,llama,cnn",
+        value_parser = gpulab::memory::models::Family::parse
+    )]
+    pub arch: Vec<gpulab::memory::models::Family>,
     /// Old spelling of --arch (accepted, with a note).
-    #[arg(long, value_delimiter = ',', hide = true, conflicts_with = "arch")]
-    pub model: Vec<String>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        hide = true,
+        conflicts_with = "arch",
+        value_parser = gpulab::memory::models::Family::parse
+    )]
+    pub model: Vec<gpulab::memory::models::Family>,
     /// dtypes: f32, bf16, f16.
-    #[arg(long, value_delimiter = ',', default_value = "f32,bf16")]
-    pub dtype: Vec<String>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "f32,bf16",
+        value_parser = gpulab::dtype::parse
+    )]
+    pub dtype: Vec<candle_core::DType>,
     /// Optimizers: sgd, momentum, adamw.
-    #[arg(long, value_delimiter = ',', default_value = "sgd,momentum,adamw")]
-    pub optimizer: Vec<String>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sgd,momentum,adamw",
+        value_parser = gpulab::memory::optim::OptimizerKind::parse
+    )]
+    pub optimizer: Vec<gpulab::memory::optim::OptimizerKind>,
     /// Device: cpu or cuda:N.
-    #[arg(long, default_value = "cpu")]
-    pub device: String,
+    #[arg(long, default_value = "cpu", value_parser = gpulab::probe::device::DeviceSpec::parse)]
+    pub device: gpulab::probe::device::DeviceSpec,
     /// Batch size (default per architecture: mlp 64, gpt and llama 8, cnn 32).
     #[arg(long)]
     pub batch: Option<usize>,
@@ -343,12 +375,12 @@ pub struct MeasureArgs {
     pub lora_rank: Option<usize>,
     /// PyTorch: mixed precision, the forward pass under torch.autocast in bf16 or f16 (weights
     /// and optimizer in --dtype, normally f32).
-    #[arg(long, value_name = "bf16|f16")]
-    pub autocast: Option<String>,
+    #[arg(long, value_name = "bf16|f16", value_parser = gpulab::memory::torch::Autocast::parse)]
+    pub autocast: Option<gpulab::memory::torch::Autocast>,
     /// PyTorch: QLoRA's 4-bit base (nf4: bitsandbytes' NF4 with double quantization) under LoRA
     /// (with --lora-rank or --lora-targets); --dtype is its compute dtype, normally bf16.
-    #[arg(long, value_name = "nf4")]
-    pub quant: Option<String>,
+    #[arg(long, value_name = "nf4", value_parser = gpulab::memory::torch::Quant::parse)]
+    pub quant: Option<gpulab::memory::torch::Quant>,
     /// Write the full report as JSON here ('-' for stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -375,8 +407,13 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub device: Vec<String>,
     /// dtypes: f32, f16, bf16. Repeat or comma-separate.
-    #[arg(long, value_delimiter = ',', default_value = "f32")]
-    pub dtype: Vec<String>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "f32",
+        value_parser = gpulab::dtype::parse
+    )]
+    pub dtype: Vec<candle_core::DType>,
     /// Sizes: N for N×N×N, or MxKxN (e.g. 256,1024,512x1024x256). Default: a sweep per device.
     #[arg(long, value_delimiter = ',')]
     pub sizes: Vec<String>,
@@ -391,8 +428,13 @@ pub struct BenchArgs {
     pub threads: Option<usize>,
     /// CPU f32 kernel: auto (gpulab's own, AVX-512 or AVX2, where the CPU has one; else
     /// Candle's), candle, gpulab, gpulab-avx2 or gpulab-avx512.
-    #[arg(long, default_value = "auto", value_name = "auto|candle|gpulab")]
-    pub cpu_kernel: String,
+    #[arg(
+        long,
+        default_value = "auto",
+        value_name = "auto|candle|gpulab",
+        value_parser = gpulab::bench::sgemm::CpuKernel::parse_for_this_cpu
+    )]
+    pub cpu_kernel: gpulab::bench::sgemm::CpuKernel,
     /// Also show the lesson's naive timing (one cold call; on a GPU, one call without synchronize).
     #[arg(long)]
     pub naive: bool,

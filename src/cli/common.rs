@@ -39,16 +39,11 @@ pub(super) fn torch_variant(
     args: &super::args::TorchArgs,
     cuda: bool,
 ) -> anyhow::Result<gpulab::memory::torch::Variant> {
-    use gpulab::memory::torch::{Attention, Implementation, Variant};
-    let foreach = match args.update.trim().to_ascii_lowercase().as_str() {
-        "auto" => cuda,
-        "foreach" => true,
-        "for-loop" | "forloop" => false,
-        other => bail!("{}", t!("update-unknown", given = format!("{other:?}"))),
-    };
+    use gpulab::memory::torch::Variant;
+    let foreach = args.update.foreach(cuda);
     Ok(Variant {
-        implementation: Implementation::parse(&args.implementation)?,
-        attention: Attention::parse(&args.attn)?,
+        implementation: args.implementation,
+        attention: args.attn,
         foreach,
         checkpointing: false,
         // A list of layers (q,k,v,o) is the GPU column's alone: the measured variants are qv

@@ -21,11 +21,8 @@ use gpulab::t;
 
 /// Runs one command. `Ok(code)` for outcomes, `Err` for failures the user must fix.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    // main.rs chose the run's language before parsing (so `--help` speaks it); a `--lang` it
-    // could not read is refused here, with the catalogue's sentence.
-    if let Some(l) = &cli.lang {
-        gpulab::i18n::Lang::parse(l)?;
-    }
+    // main.rs chose the run's language before parsing (so `--help` speaks it); clap refused a
+    // `--lang` it could not read, with the catalogue's sentence.
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Bench(args) => bench(&args, cli.quiet),
@@ -67,27 +64,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-    }
-}
-
-/// `--cpu-kernel`: auto picks by CPU; `gpulab` is gpulab's widest kernel for this CPU; asking
-/// for a kernel this CPU cannot run is refused here rather than failing every point.
-fn parse_cpu_kernel(text: &str) -> anyhow::Result<gpulab::bench::sgemm::CpuKernel> {
-    use gpulab::bench::sgemm::{cpu_kernel_default, CpuKernel, Isa};
-    let wanted = match text.trim().to_ascii_lowercase().as_str() {
-        "auto" => return Ok(cpu_kernel_default()),
-        "candle" => return Ok(CpuKernel::Candle),
-        "gpulab" => match Isa::best() {
-            Some(isa) => return Ok(isa.name()),
-            None => bail!("{}", t!("cpu-kernel-no-avx2")),
-        },
-        "gpulab-avx2" => CpuKernel::GpulabAvx2,
-        "gpulab-avx512" => CpuKernel::GpulabAvx512,
-        other => bail!("{}", t!("cpu-kernel-unknown", given = format!("{other:?}"))),
-    };
-    match Isa::for_kernel(wanted) {
-        Some(_) => Ok(wanted),
-        None => bail!("{}", t!("cpu-kernel-cannot", kernel = wanted.name())),
     }
 }
 
@@ -173,11 +149,7 @@ fn bench_config(args: &BenchArgs) -> anyhow::Result<BenchConfig> {
         }
     }
     devices.dedup();
-    let dtypes = args
-        .dtype
-        .iter()
-        .map(|d| gpulab::dtype::parse(d))
-        .collect::<Result<Vec<_>, _>>()?;
+    let dtypes = args.dtype.clone();
     let sizes = if args.sizes.is_empty() {
         None
     } else {
@@ -198,7 +170,7 @@ fn bench_config(args: &BenchArgs) -> anyhow::Result<BenchConfig> {
         budget: positive_seconds("--budget", args.budget)?,
         min_runs: args.min_runs,
         naive: args.naive,
-        cpu_kernel: parse_cpu_kernel(&args.cpu_kernel)?,
+        cpu_kernel: args.cpu_kernel,
         ..BenchConfig::default()
     })
 }
@@ -282,9 +254,8 @@ fn write_bench_files(
 }
 
 fn estimate(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
-    use gpulab::plan::estimate::{self as est, Precision};
-    let precision = Precision::parse(&args.dtype)?;
-    let recipe = gpulab::memory::optim::OptimizerRecipe::parse(&args.optimizer)?;
+    use gpulab::plan::estimate as est;
+    let (precision, recipe) = (args.dtype, args.optimizer);
     if args.zero > 3 {
         bail!("{}", t!("zero-range"));
     }
@@ -388,7 +359,7 @@ fn resolve_model(
     let (params, model) = est::resolve(&ModelQuery {
         name_or_count: args.params.clone(),
         config,
-        arch: args.arch.clone(),
+        arch: args.arch,
         layers: shape.layers,
         d_model: shape.d_model.or(args.hidden),
         heads: shape.heads,

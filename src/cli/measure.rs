@@ -15,7 +15,7 @@ use gpulab::t;
 
 impl MeasureArgs {
     /// The architectures asked for, under either spelling.
-    fn archs(&self) -> &[String] {
+    fn archs(&self) -> &[gpulab::memory::models::Family] {
         if self.model.is_empty() {
             &self.arch
         } else {
@@ -87,7 +87,7 @@ impl Mode {
 
 /// `gpulab measure`: one mode per run, chosen by its flags.
 pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
-    let spec = DeviceSpec::parse(&args.device)?;
+    let spec = args.device;
     super::common::say_old_spellings(&[
         ("--model", "--arch", !args.model.is_empty()),
         ("--hidden", "--mlp-widths", !args.hidden.is_empty()),
@@ -123,24 +123,10 @@ fn suite_config(
     args: &MeasureArgs,
     spec: DeviceSpec,
 ) -> anyhow::Result<gpulab::memory::suite::SuiteConfig> {
-    use gpulab::memory::models::Family;
-    use gpulab::memory::optim::OptimizerKind;
     let mut config = gpulab::memory::suite::SuiteConfig::default_for(spec);
-    config.families = args
-        .archs()
-        .iter()
-        .map(|m| Family::parse(m))
-        .collect::<Result<_, _>>()?;
-    config.dtypes = args
-        .dtype
-        .iter()
-        .map(|d| gpulab::dtype::parse(d))
-        .collect::<Result<_, _>>()?;
-    config.optimizers = args
-        .optimizer
-        .iter()
-        .map(|o| OptimizerKind::parse(o))
-        .collect::<Result<_, _>>()?;
+    config.families = args.archs().to_vec();
+    config.dtypes = args.dtype.clone();
+    config.optimizers = args.optimizer.clone();
     config.shapes = config
         .families
         .iter()
@@ -305,7 +291,6 @@ fn measure_lean(
 
 /// The PyTorch variant the flags describe, on this device.
 fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memory::torch::Variant> {
-    use gpulab::memory::torch::Autocast;
     let mut v = super::common::torch_variant(&args.torch, cuda)?;
     v.checkpointing = args.checkpointing;
     if let (Some(given), None) = (args.torch.lora_targets.as_deref(), v.lora) {
@@ -314,22 +299,8 @@ fn torch_variant(args: &MeasureArgs, cuda: bool) -> anyhow::Result<gpulab::memor
     if args.lora_rank.is_some() && v.lora.is_none() {
         v.lora = Some(gpulab::memory::models::LoraTargets::Qv);
     }
-    v.autocast = match args
-        .autocast
-        .as_deref()
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        None => None,
-        Some("bf16") => Some(Autocast::Bf16),
-        Some("f16") => Some(Autocast::F16),
-        Some(other) => bail!("{}", t!("autocast-unknown", given = format!("{other:?}"))),
-    };
-    v.quant = args
-        .quant
-        .as_deref()
-        .map(gpulab::memory::torch::Quant::parse)
-        .transpose()?;
+    v.autocast = args.autocast;
+    v.quant = args.quant;
     // A quantized base is frozen: only adapters can train over it.
     if v.quant.is_some() && v.lora.is_none() {
         bail!("{}", t!("quant-needs-lora"));
@@ -352,9 +323,7 @@ fn measure_torch(args: &MeasureArgs, spec: DeviceSpec) -> anyhow::Result<ExitCod
     let families: Vec<Family> = args
         .archs()
         .iter()
-        .map(|m| Family::parse(m))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
+        .copied()
         .filter(|f| f.is_transformer())
         .collect();
     if families.is_empty() {
@@ -395,10 +364,16 @@ fn validate_torch(
     use gpulab::memory::validate::{self, FamilyValidation};
     let cuda = matches!(spec, DeviceSpec::Cuda(_));
     let mut met = true;
-    let dtype = gpulab::dtype::parse(args.dtype.first().map_or("f32", String::as_str))?;
-    let optimizer = gpulab::memory::optim::OptimizerKind::parse(
-        args.optimizer.last().map_or("adamw", String::as_str),
-    )?;
+    let dtype = args
+        .dtype
+        .first()
+        .copied()
+        .unwrap_or(candle_core::DType::F32);
+    let optimizer = args
+        .optimizer
+        .last()
+        .copied()
+        .unwrap_or(gpulab::memory::optim::OptimizerKind::Adamw);
     for &family in families {
         let v = FamilyValidation::run_torch(python, family, dtype, optimizer, variant, cuda)?;
         say!("{}", v.to_text(spec));
@@ -482,10 +457,10 @@ fn fit_torch_models(
     use gpulab::memory::validate;
     let mut models = Vec::new();
     for &family in families {
-        for d in &args.dtype {
-            let dtype = gpulab::dtype::parse(d)?;
-            for o in &args.optimizer {
-                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+        for &dtype in &args.dtype {
+            let d = gpulab::dtype::name(dtype);
+            for &optimizer in &args.optimizer {
+                let o = optimizer.name();
                 match validate::calibrate_torch(python, family, dtype, optimizer, variant, cuda) {
                     Ok((m, _)) => {
                         note!(
@@ -531,10 +506,10 @@ fn measure_torch_shapes(
                 targets,
             });
         }
-        for d in &args.dtype {
-            let dtype = gpulab::dtype::parse(d)?;
-            for o in &args.optimizer {
-                let optimizer = gpulab::memory::optim::OptimizerKind::parse(o)?;
+        for &dtype in &args.dtype {
+            let d = gpulab::dtype::name(dtype);
+            for &optimizer in &args.optimizer {
+                let o = optimizer.name();
                 let run = gpulab::memory::torch::run(
                     python,
                     std::slice::from_ref(&m),
@@ -570,13 +545,8 @@ fn measure_torch_shapes(
 }
 
 fn validate(args: &MeasureArgs, spec: DeviceSpec, quiet: bool) -> anyhow::Result<ExitCode> {
-    use gpulab::memory::models::Family;
     use gpulab::memory::validate::{self, FamilyValidation};
-    let families = args
-        .archs()
-        .iter()
-        .map(|m| Family::parse(m))
-        .collect::<Result<Vec<_>, _>>()?;
+    let families = args.archs().to_vec();
     let total: usize = families
         .iter()
         .map(|&f| validate::calibration_shapes(f).len() + validate::held_out_shapes(f).len())

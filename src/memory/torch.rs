@@ -61,6 +61,38 @@ pub enum Attention {
     Eager,
 }
 
+/// How the optimizer's update is asked for (`--update`): the device's own default, or one way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpdateChoice {
+    /// PyTorch's default for the device: foreach on CUDA, for-loop on the CPU.
+    Auto,
+    /// Multi-tensor (foreach).
+    Foreach,
+    /// Parameter by parameter.
+    ForLoop,
+}
+
+impl UpdateChoice {
+    /// Parses auto, foreach and for-loop.
+    pub fn parse(text: &str) -> Result<UpdateChoice> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(UpdateChoice::Auto),
+            "foreach" => Ok(UpdateChoice::Foreach),
+            "for-loop" | "forloop" => Ok(UpdateChoice::ForLoop),
+            other => Err(crate::bad!("update-unknown", given = format!("{other:?}"))),
+        }
+    }
+
+    /// Whether the update runs foreach on CUDA (`cuda`) or the CPU.
+    pub fn foreach(self, cuda: bool) -> bool {
+        match self {
+            UpdateChoice::Auto => cuda,
+            UpdateChoice::Foreach => true,
+            UpdateChoice::ForLoop => false,
+        }
+    }
+}
+
 impl Attention {
     /// Name as written on the command line and in tables.
     pub fn name(self) -> &'static str {
@@ -142,6 +174,18 @@ pub enum Autocast {
 }
 
 impl Autocast {
+    /// Parses bf16 and f16.
+    pub fn parse(text: &str) -> Result<Autocast> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "bf16" => Ok(Autocast::Bf16),
+            "f16" => Ok(Autocast::F16),
+            other => Err(crate::bad!(
+                "autocast-unknown",
+                given = format!("{other:?}")
+            )),
+        }
+    }
+
     /// "bf16" or "f16".
     pub fn name(self) -> &'static str {
         match self {

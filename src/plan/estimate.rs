@@ -81,8 +81,8 @@ pub struct ModelQuery {
     pub name_or_count: Option<String>,
     /// A model read from its Hugging Face config.json (`--config`): taken as a preset is.
     pub config: Option<crate::memory::models::ModelConfig>,
-    /// "gpt" or "llama" (default gpt; a preset's own otherwise).
-    pub arch: Option<String>,
+    /// The shape flags' family: gpt or llama (default gpt; a preset's own otherwise).
+    pub arch: Option<crate::memory::models::Family>,
     /// Transformer blocks.
     pub layers: Option<u64>,
     /// Width d.
@@ -165,7 +165,7 @@ pub fn resolve(q: &ModelQuery) -> Result<(u64, Option<crate::memory::models::Mod
             let (Some(layers), Some(hidden), Some(heads)) = (q.layers, q.d_model, q.heads) else {
                 return Err(crate::bad!("shape-incomplete"));
             };
-            let family = match q.arch.as_deref().map(Family::parse).transpose()? {
+            let family = match q.arch {
                 Some(f) if f.is_transformer() => f,
                 Some(f) => return Err(crate::bad!("arch-not-transformer", arch = f.name())),
                 None => Family::Gpt,
