@@ -2,8 +2,9 @@
 //! [`optim`]izers, measured phase by phase ([`measure`]) with the counting allocator type
 //! ([`alloc`]), swept over batch and sequence ([`suite`]), judged on held-out shapes
 //! ([`validate`]), shown ([`export`]) and saved as a calibration file ([`calibration`]); the
-//! same step in PyTorch ([`torch`]); the fitted model ([`empirical`]) and the textbook's
-//! formulas ([`formulas`]).
+//! same step in PyTorch ([`torch`], written as [`variant`] says); the fitted model
+//! ([`empirical`]) and the textbook's formulas ([`formulas`]); the step on CUDA derived tensor
+//! by tensor ([`cuda_step`]) and the published GPU steps that judge it ([`published`]).
 
 pub mod alloc;
 pub mod calibration;
@@ -18,3 +19,4 @@ pub mod published;
 pub mod suite;
 pub mod torch;
 pub mod validate;
+pub mod variant;

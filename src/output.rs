@@ -24,6 +24,12 @@ pub fn progress(len: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// Columns a text takes in a terminal: Hangul and other wide characters take two, so Korean
+/// headers and labels line up with English ones.
+pub fn width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
 /// Columns of the terminal that output is fitted to: `COLUMNS` when set (the shell's own, or a
 /// test's), else stdout's terminal width, else 80. At least 40, so a narrow pane still reads.
 pub fn columns() -> usize {
@@ -46,7 +52,7 @@ fn hanging_indent(line: &str, max: usize) -> usize {
     let body = &line[indent..];
     if let Some(gap) = body.find("  ") {
         let after = body[gap..].len() - body[gap..].trim_start_matches(' ').len();
-        let column = crate::table::width(&line[..indent + gap]) + after;
+        let column = width(&line[..indent + gap]) + after;
         if gap > 0 && column <= max / 2 && indent + gap + after < line.len() {
             return column;
         }
@@ -57,7 +63,6 @@ fn hanging_indent(line: &str, max: usize) -> usize {
 /// One line of output fitted to `max` terminal columns: broken at spaces (a word longer than a
 /// line is cut between characters), continuations indented under the label column.
 pub fn wrap_line(line: &str, max: usize) -> Vec<String> {
-    use crate::table::width;
     let max = max.max(10);
     if width(line) <= max {
         return vec![line.to_string()];
@@ -67,14 +72,13 @@ pub fn wrap_line(line: &str, max: usize) -> Vec<String> {
 
 /// A table cell's text fitted to `max` columns, continuations flush left.
 pub fn wrap_cell(text: &str, max: usize) -> Vec<String> {
-    if crate::table::width(text) <= max {
+    if width(text) <= max {
         return vec![text.to_string()];
     }
     wrap_hanging(text, max.max(1), 0)
 }
 
 fn wrap_hanging(line: &str, max: usize, hang: usize) -> Vec<String> {
-    use crate::table::width;
     let mut out = Vec::new();
     let mut current = String::new();
     let mut current_width = 0usize;
@@ -221,7 +225,6 @@ macro_rules! out {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::width;
 
     #[test]
     fn wrapped_lines_fit_and_keep_their_label_column() {

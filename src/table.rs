@@ -21,11 +21,7 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
 }
 
-/// Columns a text takes in a terminal: Hangul and other wide characters take two, so Korean
-/// headers and labels line up with English ones.
-pub fn width(text: &str) -> usize {
-    unicode_width::UnicodeWidthStr::width(text)
-}
+pub use crate::output::width;
 
 /// `text` padded with spaces to `columns` terminal columns (a label column).
 pub fn pad(text: &str, columns: usize) -> String {

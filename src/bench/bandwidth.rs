@@ -42,8 +42,8 @@ pub enum Transfer {
 
 impl Transfer {
     /// The probe's host↔device copy as bench names it.
-    pub fn of(copy: crate::probe::device::HostCopy) -> Transfer {
-        use crate::probe::device::HostCopy::*;
+    pub fn of(copy: crate::probe::cuda_facts::HostCopy) -> Transfer {
+        use crate::probe::cuda_facts::HostCopy::*;
         match copy {
             ToDevicePageable => Transfer::HostToDevicePageable,
             FromDevicePageable => Transfer::DeviceToHostPageable,

@@ -9,8 +9,8 @@ use super::{BenchConfig, Correctness, MatmulShape, PointResult, PointStatus};
 use crate::bench::peak::Peak;
 use crate::bench::sgemm::CpuKernel;
 use crate::error::Result;
+use crate::probe::cuda_facts::{classify_cuda_error, CudaErrorKind};
 use crate::probe::device::{self, DeviceSpec};
-use crate::probe::framework::{classify_cuda_error, CudaErrorKind};
 use crate::stats::Summary;
 use crate::units::Bytes;
 

@@ -129,7 +129,7 @@ pub enum BackwardCounting {
 pub fn layout(
     family: Family,
     lora: bool,
-    variant: Option<&crate::memory::torch::Variant>,
+    variant: Option<&crate::memory::variant::Variant>,
 ) -> Layout {
     let base = layout_for(family, variant);
     // A quantized base's weights are counted, not fitted (WeightStorage::counted): P leaves
@@ -143,8 +143,8 @@ pub fn layout(
     // out in full: its terms stay.
     let fused = family == Family::Llama
         && variant.is_some_and(|v| {
-            v.implementation == crate::memory::torch::Implementation::Transformers
-                && v.attention == crate::memory::torch::Attention::Sdpa
+            v.implementation == crate::memory::variant::Implementation::Transformers
+                && v.attention == crate::memory::variant::Attention::Sdpa
         });
     let with = |list: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
         let mut out: Vec<&'static str> = list
@@ -177,8 +177,8 @@ pub fn layout(
 }
 
 /// The base layout of a family's step as the variant writes it (LoRA's terms come on top).
-fn layout_for(family: Family, variant: Option<&crate::memory::torch::Variant>) -> BaseLayout {
-    use crate::memory::torch::{Attention, Implementation};
+fn layout_for(family: Family, variant: Option<&crate::memory::variant::Variant>) -> BaseLayout {
+    use crate::memory::variant::{Attention, Implementation};
     let transformer = family.is_transformer();
     match variant {
         Some(v) if transformer && v.checkpointing => checkpointed_layout(),
@@ -537,7 +537,7 @@ pub struct StepModel {
     /// How the PyTorch step was written (None: Candle's step, or a PyTorch calibration saved
     /// before variants existed, which measured the default one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<crate::memory::torch::Variant>,
+    pub variant: Option<crate::memory::variant::Variant>,
     /// Bytes alive when the forward pass ends.
     pub forward: Linear,
     /// The backward pass's extra bytes: the maximum of these forms.
@@ -596,7 +596,7 @@ pub struct PhasePeaks {
     pub optimizer: OptimizerKind,
     /// How the PyTorch step was written (None: Candle's step).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<crate::memory::torch::Variant>,
+    pub variant: Option<crate::memory::variant::Variant>,
     /// Parameters of the model, adapters included.
     pub params: u64,
     /// Bytes alive when the forward pass (and the loss) ends, weights and state included.
@@ -792,7 +792,7 @@ pub struct WeightStorage {
 
 impl WeightStorage {
     /// For a step in `dtype` written as `variant`.
-    pub fn of(dtype: DType, variant: Option<&crate::memory::torch::Variant>) -> WeightStorage {
+    pub fn of(dtype: DType, variant: Option<&crate::memory::variant::Variant>) -> WeightStorage {
         WeightStorage {
             dtype,
             quantized: variant.is_some_and(|v| v.quant.is_some()),

@@ -125,20 +125,6 @@ pub struct TransformerShape {
     pub vocab: u64,
 }
 
-impl TransformerShape {
-    /// The shape of a measured model (for activations and the KV cache).
-    pub fn of(m: &crate::memory::models::ModelConfig) -> TransformerShape {
-        TransformerShape {
-            layers: m.layers as u64,
-            hidden: m.d_model as u64,
-            heads: m.heads as u64,
-            kv_heads: m.kv_head_count() as u64,
-            seq_len: m.seq_len as u64,
-            vocab: m.vocab as u64,
-        }
-    }
-}
-
 /// Bytes per trainable parameter of the model states, by the textbook.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StateBytes {
@@ -251,64 +237,4 @@ pub fn kv_cache(shape: &TransformerShape, batch: u64, value_bytes: f64) -> f64 {
         * shape.seq_len as f64
         * batch as f64
         * value_bytes
-}
-
-/// A rough upper estimate of one step's bytes, used only to refuse what cannot fit before
-/// starting: parameters × (weights + grads + state), plus activations at ~40 values per hidden
-/// unit and sample (GPT adds the attention matrices, per head and layer).
-pub fn rough_step_bytes(config: &crate::memory::measure::MeasureConfig) -> Bytes {
-    let m = &config.model;
-    let size = config.dtype.size_in_bytes() as u64;
-    let params = m.param_count();
-    let states = 2 + config.optimizer.states_per_param();
-    let b = m.batch as u64;
-    let activations = match m.family {
-        crate::memory::models::Family::Mlp => {
-            b * (m.mlp_input as u64 + m.mlp_hidden.iter().sum::<usize>() as u64) * 8
-        }
-        crate::memory::models::Family::Gpt | crate::memory::models::Family::Llama => {
-            let (s, d, l, h, f) = (
-                m.seq_len as u64,
-                m.d_model as u64,
-                m.layers as u64,
-                m.heads as u64,
-                m.ffn_width() as u64,
-            );
-            b * s * (l * (24 * d + 4 * f + 6 * h * s) + 4 * m.vocab as u64)
-        }
-        crate::memory::models::Family::Cnn => {
-            let px = (m.image_size * m.image_size) as u64;
-            b * px * (3 + 6 * m.channels[0] as u64 + 2 * m.channels[1] as u64)
-        }
-    };
-    // Gradients of intermediates roughly double the activations.
-    Bytes(params * states * size + 2 * activations * size.max(4))
-}
-
-/// The textbook's bytes for one training step of a measured model: model states by
-/// [`textbook_state_bytes`] plus activations — Korthikanti's per-layer formula for transformers
-/// (scaled to the dtype), every layer's output once for an MLP, and each conv stage's outputs
-/// for the CNN. What `measure` and `measure --validate` print beside the measurement.
-pub fn textbook_step_bytes(
-    m: &crate::memory::models::ModelConfig,
-    precision: Precision,
-    optimizer_states: u64,
-) -> Bytes {
-    use crate::memory::models::Family;
-    let states =
-        (textbook_state_bytes(precision, optimizer_states).total() * m.param_count() as f64) as u64;
-    let e = precision.activation_bytes();
-    let activations = match m.family {
-        Family::Gpt | Family::Llama => {
-            transformer_activations(&TransformerShape::of(m), m.batch as u64, e, false)
-        }
-        Family::Mlp => {
-            e * (m.batch * (m.mlp_input + m.mlp_hidden.iter().sum::<usize>() + m.classes)) as f64
-        }
-        Family::Cnn => {
-            let px = m.image_size * m.image_size;
-            e * (m.batch * (3 * px + 2 * m.channels[0] * px + 2 * m.channels[1] * px / 4)) as f64
-        }
-    };
-    Bytes(states + activations as u64)
 }

@@ -1038,5 +1038,20 @@ fn labels(n: usize, classes: usize, device: &Device) -> candle_core::Result<Tens
     Tensor::from_vec(values, n, device)
 }
 
+/// Lives here, beside the shapes it reads, so the formulas need no model.
+impl crate::memory::formulas::TransformerShape {
+    /// The shape of a measured model (for activations and the KV cache).
+    pub fn of(m: &ModelConfig) -> crate::memory::formulas::TransformerShape {
+        crate::memory::formulas::TransformerShape {
+            layers: m.layers as u64,
+            hidden: m.d_model as u64,
+            heads: m.heads as u64,
+            kv_heads: m.kv_head_count() as u64,
+            seq_len: m.seq_len as u64,
+            vocab: m.vocab as u64,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

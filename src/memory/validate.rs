@@ -1,7 +1,7 @@
 //! `gpulab measure --validate`: gpulab's memory model ([`crate::memory::empirical`]) fitted on
 //! small calibration shapes and judged on others it has never seen — larger in every dimension,
 //! with longer sequences, larger batch × vocabulary and many times the parameters — beside the
-//! 2-byte rule and the textbook ([`crate::memory::formulas::textbook_step_bytes`]).
+//! 2-byte rule and the textbook ([`textbook_step_bytes`]).
 //!
 //! The calibration shapes vary every dimension independently (a deterministic scramble of a
 //! small grid), so that least squares can tell the terms apart: a shape list where, say, batch
@@ -355,7 +355,7 @@ fn row(model: &StepModel, m: &ModelConfig, params: u64, measured: Bytes) -> Vali
         measured,
         predicted: model.predict(m).peak,
         rule: Bytes(2 * m.param_count()),
-        textbook: crate::memory::formulas::textbook_step_bytes(
+        textbook: textbook_step_bytes(
             m,
             crate::memory::formulas::Precision::F32,
             model.optimizer.states_per_param(),
@@ -559,4 +559,34 @@ pub fn table(rows: &[ValidationRow]) -> crate::table::Table {
         ]);
     }
     t
+}
+/// The textbook's bytes for one training step of a measured model: model states by
+/// [`crate::memory::formulas::textbook_state_bytes`] plus activations — Korthikanti's per-layer formula for transformers
+/// (scaled to the dtype), every layer's output once for an MLP, and each conv stage's outputs
+/// for the CNN. What `measure` and `measure --validate` print beside the measurement.
+pub fn textbook_step_bytes(
+    m: &crate::memory::models::ModelConfig,
+    precision: crate::memory::formulas::Precision,
+    optimizer_states: u64,
+) -> crate::units::Bytes {
+    use crate::memory::formulas::{
+        textbook_state_bytes, transformer_activations, TransformerShape,
+    };
+    use crate::memory::models::Family;
+    let states =
+        (textbook_state_bytes(precision, optimizer_states).total() * m.param_count() as f64) as u64;
+    let e = precision.activation_bytes();
+    let activations = match m.family {
+        Family::Gpt | Family::Llama => {
+            transformer_activations(&TransformerShape::of(m), m.batch as u64, e, false)
+        }
+        Family::Mlp => {
+            e * (m.batch * (m.mlp_input + m.mlp_hidden.iter().sum::<usize>() + m.classes)) as f64
+        }
+        Family::Cnn => {
+            let px = m.image_size * m.image_size;
+            e * (m.batch * (3 * px + 2 * m.channels[0] * px + 2 * m.channels[1] * px / 4)) as f64
+        }
+    };
+    crate::units::Bytes(states + activations as u64)
 }

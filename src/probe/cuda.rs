@@ -16,7 +16,7 @@ use candle_core::cuda_backend::cudarc::driver::{result, sys, CudaContext, CudaSt
 use candle_core::Device;
 
 use crate::error::Result;
-use crate::probe::framework::{format_uuid, CudaProblem};
+use crate::probe::cuda_facts::{format_uuid, CudaProblem};
 use crate::probe::nvidia_smi::ComputeCap;
 use crate::units::Bytes;
 
@@ -168,9 +168,9 @@ impl PoolMeter {
 pub fn host_copies(
     device: &Device,
     floats: usize,
-    time: &mut crate::probe::device::Timer,
-) -> Result<Vec<(crate::probe::device::HostCopy, u64, Vec<f64>)>> {
-    use crate::probe::device::HostCopy;
+    time: &mut crate::probe::cuda_facts::Timer,
+) -> Result<Vec<(crate::probe::cuda_facts::HostCopy, u64, Vec<f64>)>> {
+    use crate::probe::cuda_facts::HostCopy;
     let stream = device.as_cuda_device()?.cuda_stream();
     let ctx = stream.context().clone();
     let wrap = candle_core::Error::wrap;

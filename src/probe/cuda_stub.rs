@@ -5,7 +5,7 @@
 use candle_core::Device;
 
 use crate::error::Result;
-use crate::probe::framework::CudaProblem;
+use crate::probe::cuda_facts::CudaProblem;
 use crate::probe::nvidia_smi::ComputeCap;
 use crate::units::Bytes;
 
@@ -84,7 +84,7 @@ impl PoolMeter {
 pub fn host_copies(
     _device: &Device,
     _floats: usize,
-    _time: &mut crate::probe::device::Timer,
-) -> Result<Vec<(crate::probe::device::HostCopy, u64, Vec<f64>)>> {
+    _time: &mut crate::probe::cuda_facts::Timer,
+) -> Result<Vec<(crate::probe::cuda_facts::HostCopy, u64, Vec<f64>)>> {
     Err(crate::bad!("cuda-no-host-copies"))
 }

@@ -142,21 +142,3 @@ mod tests {
         assert!(compute_cap(&dev).is_none());
     }
 }
-
-/// A host↔device copy [`crate::probe::cuda::host_copies`] times (bench names them for people).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostCopy {
-    /// Pageable host memory → device.
-    ToDevicePageable,
-    /// Device → pageable host memory.
-    FromDevicePageable,
-    /// Pinned host memory → device.
-    ToDevicePinned,
-    /// Device → pinned host memory.
-    FromDevicePinned,
-}
-
-/// Times one call again and again (warm-up, synchronised): the caller's timing discipline,
-/// handed to the probe so the probe needs no later stage.
-pub type Timer<'a> =
-    dyn FnMut(&mut dyn FnMut() -> candle_core::Result<()>) -> candle_core::Result<Vec<f64>> + 'a;
