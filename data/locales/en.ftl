@@ -930,3 +930,4 @@ help-estimate-no_double_quant = bitsandbytes' 4-bit blocks without double quanti
 cuda-nf4-double = The 4-bit blocks are double-quantized (bnb_4bit_use_double_quant=True; --no-double-quant if yours is not)
 cuda-nf4-single = The 4-bit blocks keep an f32 absmax per 64 weights (no double quantization)
 measure-no-counting-allocator = this program does not count its allocations, so CPU memory cannot be measured: add `#[global_allocator] static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;` to its main.rs
+cal-unknown-term = { $name }: a { $family } model uses the term { $term }, which gpulab does not know (a hand-edited or newer file?); measure again with `gpulab measure --save FILE`

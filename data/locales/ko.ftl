@@ -930,3 +930,4 @@ help-estimate-no_double_quant = 이중 양자화 없는 bitsandbytes 4비트 블
 cuda-nf4-double = 4비트 블록은 이중 양자화됨 (bnb_4bit_use_double_quant=True; 아니라면 --no-double-quant)
 cuda-nf4-single = 4비트 블록은 가중치 64개마다 f32 absmax를 둡니다 (이중 양자화 없음)
 measure-no-counting-allocator = 이 프로그램은 할당을 세지 않아 CPU 메모리를 잴 수 없습니다: main.rs에 `#[global_allocator] static ALLOC: gpulab::memory::alloc::CountingAllocator = gpulab::memory::alloc::CountingAllocator;`를 넣으세요
+cal-unknown-term = { $name }: { $family } 모델이 gpulab이 모르는 항 { $term }을(를) 씁니다 (손으로 고쳤거나 더 새 파일인가요?). `gpulab measure --save FILE`로 다시 측정하세요

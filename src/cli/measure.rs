@@ -507,9 +507,7 @@ fn measure_torch_shapes(
             });
         }
         for &dtype in &args.dtype {
-            let d = gpulab::dtype::name(dtype);
             for &optimizer in &args.optimizer {
-                let o = optimizer.name();
                 let run = gpulab::memory::torch::run(
                     python,
                     std::slice::from_ref(&m),
@@ -523,7 +521,7 @@ fn measure_torch_shapes(
                     let predicted = torch_cal
                         .and_then(|(c, _)| c.model_for(&m, dtype, optimizer, Some(variant)))
                         .map(|fitted| fitted.predict(&m).peak);
-                    rows.push(Compared::new(m.clone(), d, o, step, predicted));
+                    rows.push(Compared::new(m.clone(), dtype, optimizer, step, predicted));
                 }
             }
         }

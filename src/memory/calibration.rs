@@ -298,6 +298,21 @@ impl Calibration {
             name,
             &t!("cal-redo", name = name),
         )?;
+        for m in &c.models {
+            let parts = std::iter::once(&m.forward)
+                .chain(&m.backward)
+                .chain(std::iter::once(&m.step));
+            for term in parts.flat_map(|p| &p.terms) {
+                if !crate::memory::empirical::is_term(m.family, term) {
+                    return Err(crate::bad!(
+                        "cal-unknown-term",
+                        name = name,
+                        family = m.family.name(),
+                        term = format!("{term:?}")
+                    ));
+                }
+            }
+        }
         for e in &c.entries {
             for (field, v) in [
                 ("weights_per_param", e.weights_per_param),
@@ -381,5 +396,20 @@ mod tests {
         assert!(earlier.models[1..]
             .iter()
             .all(|m| merged.models.contains(m)));
+    }
+
+    #[test]
+    fn a_misspelled_term_is_refused_not_read_as_zero() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/calibration-torch-cpu.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(Calibration::parse(&text, "shipped").is_ok());
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["models"][0]["forward"]["terms"][0] = "L·b·s·dd".into();
+        let err = Calibration::parse(&json.to_string(), "edited").unwrap_err();
+        assert_eq!(err.key(), Some("cal-unknown-term"), "{err}");
+        assert!(err.to_string().contains("L·b·s·dd"), "{err}");
     }
 }

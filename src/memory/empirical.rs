@@ -97,6 +97,12 @@ pub fn terms(m: &ModelConfig) -> HashMap<&'static str, f64> {
     t
 }
 
+/// Whether `name` is one of `family`'s terms: a model read from a file, or a name written in
+/// the code, must say a real term, or it would count as 0.
+pub fn is_term(family: Family, name: &str) -> bool {
+    terms(&ModelConfig::default_for(family)).contains_key(name)
+}
+
 /// Which terms each fitted part of a family's model uses (see the module docs).
 pub struct Layout {
     /// The bytes alive when the forward pass ends.
@@ -505,6 +511,12 @@ impl StepModel {
 impl Linear {
     /// The coefficient of term `name` (0 if the form does not use it).
     pub fn coefficient(&self, name: &str) -> f64 {
+        debug_assert!(
+            [Family::Mlp, Family::Gpt, Family::Llama, Family::Cnn]
+                .iter()
+                .any(|&f| is_term(f, name)),
+            "{name:?} is no term"
+        );
         self.terms
             .iter()
             .zip(&self.coefficients)

@@ -370,10 +370,11 @@ pub fn lean_table(pairs: &[(StepMeasurement, StepMeasurement)]) -> Table {
 pub struct Compared {
     /// The shape.
     pub model: crate::memory::models::ModelConfig,
-    /// The dtype as given.
-    pub dtype: String,
-    /// The optimizer as given.
-    pub optimizer: String,
+    /// Its element type.
+    #[serde(with = "crate::dtype::serde_name")]
+    pub dtype: DType,
+    /// Its optimizer.
+    pub optimizer: OptimizerKind,
     /// What the step held, phase by phase.
     pub measured: crate::memory::empirical::PhasePeaks,
     /// The model's peak (None: no shipped model for this step).
@@ -386,16 +387,16 @@ impl Compared {
     /// The step and the prediction, with the error between them.
     pub fn new(
         model: crate::memory::models::ModelConfig,
-        dtype: &str,
-        optimizer: &str,
+        dtype: DType,
+        optimizer: OptimizerKind,
         measured: crate::memory::empirical::PhasePeaks,
         predicted_peak: Option<crate::units::Bytes>,
     ) -> Compared {
         let error = predicted_peak.map(|p| (p.0 as f64 - measured.peak) / measured.peak);
         Compared {
             model,
-            dtype: dtype.to_string(),
-            optimizer: optimizer.to_string(),
+            dtype,
+            optimizer,
             measured,
             predicted_peak,
             error,
@@ -424,8 +425,8 @@ pub fn compared_table(rows: &[Compared]) -> Table {
         let step = &r.measured;
         table.push(vec![
             r.model.describe(),
-            r.dtype.clone(),
-            r.optimizer.clone(),
+            dtype_name(r.dtype).to_string(),
+            r.optimizer.name().to_string(),
             Bytes(step.forward_live as u64).to_string(),
             Bytes(step.backward_peak as u64).to_string(),
             Bytes(step.step_peak as u64).to_string(),
@@ -459,8 +460,8 @@ mod tests {
         };
         let over = Compared::new(
             model.clone(),
-            "f32",
-            "adamw",
+            DType::F32,
+            OptimizerKind::Adamw,
             measured.clone(),
             Some(crate::units::Bytes(210_000_000)),
         );
@@ -469,7 +470,7 @@ mod tests {
             "{:?}",
             over.error
         );
-        let none = Compared::new(model, "f32", "adamw", measured, None);
+        let none = Compared::new(model, DType::F32, OptimizerKind::Adamw, measured, None);
         assert_eq!(none.error, None);
         let text = compared_table(&[over, none]).to_text();
         assert!(text.contains("+5.0%"), "{text}");
