@@ -42,8 +42,11 @@ pub struct Message {
 
 impl std::fmt::Display for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let args: Vec<(&str, String)> = self.args.iter().map(|(k, v)| (*k, v.clone())).collect();
-        f.write_str(&crate::i18n::text(crate::i18n::current(), self.key, &args))
+        f.write_str(&crate::i18n::text(
+            crate::i18n::current(),
+            self.key,
+            &self.args,
+        ))
     }
 }
 

@@ -656,7 +656,7 @@ fn gather_with_bar(
     let bar = progress(clock.total_ms(), quiet);
     let python = (!args.no_torch).then(|| gpulab::memory::torch::python(args.python.as_deref()));
     let r = gpulab::report::gather(timeout, python, |stage| {
-        bar.inc(clock.next(stage));
+        bar.inc(clock.start_stage());
         bar.set_message(match stage {
             "check" => t!("stage-check"),
             "bench" => t!("stage-bench"),

@@ -105,15 +105,14 @@ pub fn measure(args: &MeasureArgs, quiet: bool) -> anyhow::Result<ExitCode> {
     match mode {
         Mode::Torch => measure_torch(args, spec),
         Mode::Validate => validate(args, spec, quiet),
-        Mode::Lean => {
+        Mode::Lean | Mode::Suite => {
             let config = suite_config(args, spec)?;
             claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
-            measure_lean(&config, quiet)
-        }
-        Mode::Suite => {
-            let config = suite_config(args, spec)?;
-            claim_outputs(&[&args.json, &args.save, &args.plot], args.force)?;
-            run_suite(args, &config, spec, quiet)
+            if mode == Mode::Lean {
+                measure_lean(&config, quiet)
+            } else {
+                run_suite(args, &config, spec, quiet)
+            }
         }
     }
 }

@@ -302,8 +302,12 @@ impl Calibration {
             let parts = std::iter::once(&m.forward)
                 .chain(&m.backward)
                 .chain(std::iter::once(&m.step));
+            // The family's vocabulary once per model, not per term.
+            let known = crate::memory::empirical::terms(
+                &crate::memory::models::ModelConfig::default_for(m.family),
+            );
             for term in parts.flat_map(|p| &p.terms) {
-                if !crate::memory::empirical::is_term(m.family, term) {
+                if !known.contains_key(term.as_str()) {
                     return Err(crate::bad!(
                         "cal-unknown-term",
                         name = name,

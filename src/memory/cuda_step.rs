@@ -79,6 +79,17 @@ impl KbitPrep {
     fn fp32_embeddings(self) -> bool {
         self == KbitPrep::Peft
     }
+
+    /// The frozen base's bytes after this preparation: the blocks' linears in NF4, the
+    /// embedding tables and the norms (biases with them) at the width it leaves them.
+    pub fn base_bytes(self, m: &ModelConfig, double_quant: bool) -> f64 {
+        let width = |fp32: bool| if fp32 { 4.0 } else { 2.0 };
+        let rest = m.base_param_count().saturating_sub(m.block_linear_params()) as f64;
+        let tables = if m.tied { 1.0 } else { 2.0 } * (m.vocab * m.d_model) as f64;
+        m.nf4_bytes_as(double_quant) as f64
+            + width(self.fp32_embeddings()) * tables.min(rest)
+            + width(self.fp32_norms()) * (rest - tables).max(0.0)
+    }
 }
 
 /// How transformers turns logits into the loss; each release line holds different copies.
@@ -181,11 +192,12 @@ pub struct CudaStep {
     #[serde(default)]
     pub kbit_prep: KbitPrep,
     /// bitsandbytes quantizes the 4-bit blocks' absmax again (`bnb_4bit_use_double_quant`).
-    #[serde(default = "yes")]
+    #[serde(default = "double_quant_default")]
     pub double_quant: bool,
 }
 
-fn yes() -> bool {
+/// Files written before `double_quant` was recorded ran with it, as QLoRA recipes do.
+pub fn double_quant_default() -> bool {
     true
 }
 
@@ -504,26 +516,7 @@ impl CudaStep {
         let weights = match self.recipe {
             Recipe::F32 | Recipe::Amp => 4.0 * total as f64,
             Recipe::Pure16 => 2.0 * untrained as f64 + self.trained_width() * trained as f64,
-            Recipe::Qlora => {
-                let rest = (untrained - linears) as f64;
-                let tables = if m.tied { 1.0 } else { 2.0 } * (m.vocab * m.d_model) as f64;
-                let (e, n) = (
-                    if self.kbit_prep.fp32_embeddings() {
-                        4.0
-                    } else {
-                        2.0
-                    },
-                    if self.kbit_prep.fp32_norms() {
-                        4.0
-                    } else {
-                        2.0
-                    },
-                );
-                self.model.nf4_bytes_as(self.double_quant) as f64
-                    + e * tables.min(rest)
-                    + n * (rest - tables).max(0.0)
-                    + 4.0 * trained as f64
-            }
+            Recipe::Qlora => self.kbit_prep.base_bytes(m, self.double_quant) + 4.0 * trained as f64,
         };
         let grad_width = self.trained_width();
         let gradients = grad_width * trained as f64;

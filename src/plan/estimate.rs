@@ -329,12 +329,8 @@ pub struct EstimateInput {
     pub kbit_prep: crate::memory::cuda_step::KbitPrep,
     /// bitsandbytes' double quantization (read under NF4 only; recorded inputs without it
     /// had it).
-    #[serde(default = "double_quant_default")]
+    #[serde(default = "crate::memory::cuda_step::double_quant_default")]
     pub double_quant: bool,
-}
-
-fn double_quant_default() -> bool {
-    true
 }
 
 impl EstimateInput {

@@ -404,13 +404,12 @@ pub fn memory(w: &Workload) -> WorkloadMemory {
     let per = textbook_state_bytes(recipe, states);
     let mut weights = (w.params + w.extra_params) as f64 * vb;
     if w.dtype == Precision::Nf4 {
-        // QLoRA quantizes the blocks' linear weights only. peft's preparation, which the
-        // recipes run, turns the embeddings, the head and the norms fp32, and peft keeps its
-        // adapters fp32 (src/memory/cuda_step.rs, `KbitPrep::Peft`). Where the recipe names
-        // its model the split is counted, the 4-bit part as bitsandbytes stores it; else all
-        // at NF4's rate. (The preset's exact count: a recipe's `params` is a round figure.)
+        // QLoRA quantizes the blocks' linear weights only; the rest is as peft's preparation,
+        // which the recipes run, leaves it, and peft keeps its adapters fp32. Where the recipe
+        // names its model the split is counted; else all at NF4's rate. (The preset's exact
+        // count: a recipe's `params` is a round figure.)
         if let Some(model) = w.preset.as_deref().and_then(crate::memory::models::preset) {
-            weights = model.nf4_base_bytes(4.0);
+            weights = crate::memory::cuda_step::KbitPrep::default().base_bytes(&model, true);
         }
         weights += trainable * 4.0;
     }
